@@ -1,0 +1,59 @@
+/**
+ * Shapes that flow from the lake readers through profiling into the catalog.
+ * Everything here is plain data (JSON-serialisable apart from typed arrays) so that
+ * graph discovery, embedding and storage can be tested without files or a database.
+ */
+
+/** Logical column type after profiling; physical types from CSV/Parquet/SQLite map onto these. */
+export type LogicalType = 'integer' | 'float' | 'text' | 'boolean' | 'date' | 'timestamp' | 'other';
+
+export type LakeFormat = 'csv' | 'parquet' | 'sqlite';
+
+export interface ColumnProfile {
+  name: string;
+  /** 0-based position in the table. */
+  ordinal: number;
+  logicalType: LogicalType;
+  /** Share of NULL / empty cells among profiled rows, in [0,1]. */
+  nullShare: number;
+  /** Estimated number of distinct non-null values in the whole column. */
+  distinctEstimate: number;
+  /** distinct non-null values / non-null values among profiled rows, in [0,1]; 1 = key-like. */
+  uniqueness: number;
+  /** Up to 10 distinct non-null values, as text, in first-seen order. */
+  sampleValues: string[];
+  /** MinHash signature (see src/sketch/minhash.ts) of the normalised distinct value set. */
+  minhash: number[];
+  numericMin: number | null;
+  numericMax: number | null;
+  /** Average length in characters of the non-null values (text form). */
+  avgLength: number;
+  /** Up to `TOP_TEXT_VALUES` most frequent distinct text values, for the catalog's value index. */
+  topValues: string[];
+}
+
+export interface TableProfile {
+  /** Table name as the lake shows it: file stem, or the SQLite table name. */
+  name: string;
+  /** Where the data lives: absolute file path; for SQLite `file.sqlite#table`. */
+  uri: string;
+  format: LakeFormat;
+  /** Exact row count of the whole table. */
+  rowCount: number;
+  /** How many rows the per-column statistics were computed from (<= rowCount). */
+  profiledRows: number;
+  /** Stable hash of the file bytes (CSV/Parquet) or of the table content (SQLite). */
+  fingerprint: string;
+  columns: ColumnProfile[];
+  /** Non-fatal findings (ragged lines skipped, encoding replaced, ...). */
+  warnings: string[];
+}
+
+/** One unit the lake walker yields: a file, or one table inside a SQLite database. */
+export interface LakeEntry {
+  /** Absolute path of the file on disk. */
+  path: string;
+  format: LakeFormat;
+  /** For SQLite: the table inside the database file. */
+  sqliteTable?: string;
+}

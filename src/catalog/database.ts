@@ -1,0 +1,65 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.js';
+import { type CatalogLocation, catalogLocationFromEnv, describeLocation } from './config.js';
+import { applyMigrations, type MigrationResult } from './migrate.js';
+import { openPglite, openPostgresPool, type SqlDriver } from './sqlDriver.js';
+
+export type { PrismaClient };
+
+/** An open catalog: the Prisma client plus the raw driver under it, migrated and ready. */
+export interface CatalogDatabase {
+  readonly kind: 'pglite' | 'postgres';
+  /** Where it lives, credentials masked. */
+  readonly description: string;
+  readonly prisma: PrismaClient;
+  readonly sql: SqlDriver;
+  readonly migrations: MigrationResult;
+  close(): Promise<void>;
+}
+
+export interface OpenCatalogOptions extends Partial<CatalogLocation> {
+  /** Apply pending migrations at open (default true). */
+  migrate?: boolean;
+}
+
+export async function openCatalog(options: OpenCatalogOptions = {}): Promise<CatalogDatabase> {
+  const env = catalogLocationFromEnv();
+  const location: CatalogLocation = {
+    databaseUrl: options.databaseUrl ?? (options.dataDir ? undefined : env.databaseUrl),
+    dataDir: options.dataDir ?? env.dataDir,
+  };
+  let prisma: PrismaClient;
+  let driver: SqlDriver;
+  if (location.databaseUrl) {
+    const { driver: d, pool } = openPostgresPool(location.databaseUrl);
+    driver = d;
+    prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  } else {
+    const { driver: d, client } = await openPglite(location.dataDir);
+    driver = d;
+    prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+  }
+  let migrations: MigrationResult = { applied: [], alreadyApplied: [] };
+  try {
+    if (options.migrate !== false) migrations = await applyMigrations(driver);
+  } catch (err) {
+    await prisma.$disconnect().catch(() => {});
+    await driver.close().catch(() => {});
+    throw err;
+  }
+  let closed = false;
+  return {
+    kind: driver.kind,
+    description: describeLocation(location),
+    prisma,
+    sql: driver,
+    migrations,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await prisma.$disconnect();
+      await driver.close();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import pg from 'pg';
+
+/**
+ * The raw connection under the Prisma client: used for multi-statement migration scripts and
+ * for the few bulk statements Prisma cannot express (vector literals, set-based edge inserts).
+ */
+export interface SqlExecutor {
+  /** Runs a script of one or more statements (simple query protocol, no parameters). */
+  exec(sql: string): Promise<void>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface SqlDriver extends SqlExecutor {
+  readonly kind: 'pglite' | 'postgres';
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function openPglite(dataDir: string): Promise<{ driver: SqlDriver; client: PGlite }> {
+  if (dataDir !== 'memory://') await mkdir(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, { extensions: { vector } });
+  const wrap = (q: Pick<PGlite, 'exec' | 'query'>): SqlExecutor => ({
+    async exec(sql) {
+      await q.exec(sql);
+    },
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await q.query<T>(sql, params as unknown[])).rows;
+    },
+  });
+  const driver: SqlDriver = {
+    kind: 'pglite',
+    ...wrap(client),
+    transaction: (fn) => client.transaction((tx) => fn(wrap(tx))),
+    close: () => client.close(),
+  };
+  return { driver, client };
+}
+
+export function openPostgresPool(databaseUrl: string): { driver: SqlDriver; pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.GRAFT_DB_POOL_SIZE ?? 10) });
+  const wrap = (q: pg.Pool | pg.PoolClient): SqlExecutor => ({
+    async exec(sql) {
+      await q.query(sql);
+    },
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await q.query(sql, params)).rows as T[];
+    },
+  });
+  const driver: SqlDriver = {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const out = await fn(wrap(client));
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+  return { driver, pool };
+}

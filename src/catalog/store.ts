@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import type { ColumnProfile, LakeEntry, TableProfile } from '../lake/types.js';
+import type { GraphColumn, GraphTable, JoinEdgeCandidate, UnionEdgeCandidate } from '../graph/types.js';
+import type { CatalogDatabase } from './database.js';
+import { parseVectorLiteral, toVectorLiteral } from './vector.js';
+
+/** A profiled table with ids assigned, ready to be written (see `CatalogStore.writeTable`). */
+export interface PreparedTable {
+  id: string;
+  sourceId: string;
+  uri: string;
+  entry: LakeEntry;
+  profile: TableProfile;
+  /** Column ids in ordinal order, parallel to profile.columns. */
+  columnIds: string[];
+}
+
+export interface TableWrite {
+  table: PreparedTable;
+  /** Embedder id and one vector per column (parallel to profile.columns). */
+  embeddings?: { model: string; vectors: ArrayLike<number>[] };
+  joins: JoinEdgeCandidate[];
+  unions: UnionEdgeCandidate[];
+  /** Catalog id of an older version of the same lake object, replaced atomically. */
+  replaces?: string;
+}
+
+export interface StoredTableBrief {
+  id: string;
+  name: string;
+  uri: string;
+  format: string;
+  fingerprint: string;
+  state: string;
+  rowCount: bigint;
+}
+
+/** Assigns fresh ids so graph discovery can reference columns before anything is written. */
+export function prepareTable(sourceId: string, entry: LakeEntry, profile: TableProfile): PreparedTable {
+  return {
+    id: randomUUID(),
+    sourceId,
+    uri: profile.uri,
+    entry,
+    profile,
+    columnIds: profile.columns.map(() => randomUUID()),
+  };
+}
+
+export function toGraphTable(t: PreparedTable, embeddings?: ArrayLike<number>[]): GraphTable {
+  return {
+    id: t.id,
+    name: t.profile.name,
+    rowCount: t.profile.rowCount,
+    columns: t.profile.columns.map((c, i) => toGraphColumn(t.columnIds[i], t.id, c, embeddings?.[i])),
+  };
+}
+
+function toGraphColumn(id: string, tableId: string, c: ColumnProfile, embedding?: ArrayLike<number>): GraphColumn {
+  return {
+    id,
+    tableId,
+    name: c.name,
+    ordinal: c.ordinal,
+    logicalType: c.logicalType,
+    nullShare: c.nullShare,
+    distinctEstimate: c.distinctEstimate,
+    uniqueness: c.uniqueness,
+    minhash: c.minhash,
+    sampleValues: c.sampleValues,
+    numericMin: c.numericMin,
+    numericMax: c.numericMax,
+    avgLength: c.avgLength,
+    embedding,
+  };
+}
+
+/** Postgres text columns reject NUL; lake files sometimes contain it. */
+function clean(s: string): string {
+  return s.includes('\u0000') ? s.replace(/\u0000/g, '') : s;
+}
+
+/** Repository for lake tables, columns, embeddings and edges. */
+export class CatalogStore {
+  constructor(readonly db: CatalogDatabase) {}
+
+  async upsertSource(rootPath: string, kind: string): Promise<string> {
+    const s = await this.db.prisma.source.upsert({
+      where: { rootPath },
+      create: { rootPath, kind },
+      update: {},
+      select: { id: true },
+    });
+    return s.id;
+  }
+
+  async tablesByUri(): Promise<Map<string, StoredTableBrief>> {
+    const rows = await this.db.prisma.lakeTable.findMany({
+      select: { id: true, name: true, uri: true, format: true, fingerprint: true, state: true, rowCount: true },
+    });
+    return new Map(rows.map((r) => [r.uri, r]));
+  }
+
+  /**
+   * Writes one table with its columns, embeddings and edges in ONE transaction, replacing an
+   * older version of it if given: a crash mid-ingest leaves the old version or the new one,
+   * never half of either.
+   */
+  async writeTable(w: TableWrite): Promise<void> {
+    const { table: t } = w;
+    const p = t.profile;
+    await this.db.prisma.$transaction(
+      async (tx) => {
+        if (w.replaces) await tx.lakeTable.deleteMany({ where: { id: w.replaces } });
+        await tx.lakeTable.create({
+          data: {
+            id: t.id,
+            sourceId: t.sourceId,
+            name: clean(p.name),
+            uri: t.uri,
+            format: p.format,
+            rowCount: BigInt(p.rowCount),
+            profiledRows: BigInt(p.profiledRows),
+            columnCount: p.columns.length,
+            fingerprint: p.fingerprint,
+            state: 'ready',
+            warnings: p.warnings,
+          },
+        });
+        if (p.columns.length > 0) {
+          await tx.lakeColumn.createMany({
+            data: p.columns.map((c, i) => ({
+              id: t.columnIds[i],
+              tableId: t.id,
+              name: clean(c.name),
+              ordinal: c.ordinal,
+              logicalType: c.logicalType,
+              nullShare: c.nullShare,
+              distinctEstimate: c.distinctEstimate,
+              uniqueness: c.uniqueness,
+              sampleValues: c.sampleValues.map(clean),
+              topValues: c.topValues.map(clean),
+              minhash: c.minhash,
+              numericMin: finiteOrNull(c.numericMin),
+              numericMax: finiteOrNull(c.numericMax),
+              avgLength: c.avgLength,
+            })),
+          });
+        }
+        if (w.embeddings && w.embeddings.vectors.length > 0) {
+          await insertEmbeddings(tx, t.columnIds, w.embeddings.model, w.embeddings.vectors);
+        }
+        if (w.joins.length > 0) {
+          await tx.joinEdge.createMany({
+            data: w.joins.map((e) => ({
+              fromColumnId: e.fromColumnId,
+              toColumnId: e.toColumnId,
+              fromTableId: e.fromTableId,
+              toTableId: e.toTableId,
+              containmentFromTo: e.containmentFromInTo,
+              containmentToFrom: e.containmentToInFrom,
+              jaccard: e.jaccard,
+              nameSimilarity: e.nameSimilarity,
+              typeCompatible: e.typeCompatible,
+              score: e.score,
+            })),
+            skipDuplicates: true,
+          });
+        }
+        if (w.unions.length > 0) {
+          await tx.unionEdge.createMany({
+            data: w.unions.map((u) => {
+              // Store each unordered pair once, smaller id first.
+              const flip = u.tableAId > u.tableBId;
+              return {
+                tableAId: flip ? u.tableBId : u.tableAId,
+                tableBId: flip ? u.tableAId : u.tableBId,
+                score: u.score,
+                alignment: u.alignment.map((a) =>
+                  flip ? { columnAId: a.columnBId, columnBId: a.columnAId, score: a.score } : a,
+                ),
+              };
+            }),
+            skipDuplicates: true,
+          });
+        }
+      },
+      { timeout: 120_000, maxWait: 60_000 },
+    );
+  }
+
+  /** Replaces the embeddings of many columns (used when the embedder's statistics change). */
+  async replaceEmbeddings(model: string, columnIds: string[], vectors: ArrayLike<number>[]): Promise<void> {
+    const CHUNK = 500;
+    for (let i = 0; i < columnIds.length; i += CHUNK) {
+      const ids = columnIds.slice(i, i + CHUNK);
+      const vs = vectors.slice(i, i + CHUNK);
+      await this.db.prisma.$transaction(async (tx) => {
+        await tx.columnEmbedding.deleteMany({ where: { columnId: { in: ids } } });
+        await insertEmbeddings(tx, ids, model, vs);
+      });
+    }
+  }
+
+  async deleteTable(id: string): Promise<boolean> {
+    const r = await this.db.prisma.lakeTable.deleteMany({ where: { id } });
+    return r.count > 0;
+  }
+
+  /** Every ready table with its columns, as graph discovery sees them. */
+  async loadGraphTables(): Promise<GraphTable[]> {
+    const tables = await this.db.prisma.lakeTable.findMany({
+      where: { state: 'ready' },
+      orderBy: { uri: 'asc' },
+      include: { columns: { orderBy: { ordinal: 'asc' } } },
+    });
+    return tables.map((t) => ({
+      id: t.id,
+      name: t.name,
+      rowCount: Number(t.rowCount),
+      columns: t.columns.map((c) => ({
+        id: c.id,
+        tableId: t.id,
+        name: c.name,
+        ordinal: c.ordinal,
+        logicalType: c.logicalType as GraphColumn['logicalType'],
+        nullShare: c.nullShare,
+        distinctEstimate: c.distinctEstimate,
+        uniqueness: c.uniqueness,
+        minhash: c.minhash,
+        sampleValues: c.sampleValues,
+        numericMin: c.numericMin,
+        numericMax: c.numericMax,
+        avgLength: c.avgLength,
+      })),
+    }));
+  }
+
+  /** All column embeddings of one model, keyed by column id. */
+  async loadEmbeddings(model?: string): Promise<Map<string, Float32Array>> {
+    const rows = model
+      ? await this.db.prisma.$queryRawUnsafe<{ column_id: string; embedding: string }[]>(
+          `SELECT column_id::text, embedding::text AS embedding FROM column_embedding WHERE model = $1`,
+          model,
+        )
+      : await this.db.prisma.$queryRawUnsafe<{ column_id: string; embedding: string }[]>(
+          `SELECT column_id::text, embedding::text AS embedding FROM column_embedding`,
+        );
+    return new Map(rows.map((r) => [r.column_id, parseVectorLiteral(r.embedding)]));
+  }
+}
+
+function finiteOrNull(x: number | null): number | null {
+  return x !== null && Number.isFinite(x) ? x : null;
+}
+
+type RawTx = { $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> };
+
+async function insertEmbeddings(tx: RawTx, columnIds: string[], model: string, vectors: ArrayLike<number>[]) {
+  const values: unknown[] = [];
+  const rows: string[] = [];
+  columnIds.forEach((id, i) => {
+    const v = vectors[i];
+    if (!v) return;
+    values.push(id, model, toVectorLiteral(v));
+    const k = values.length;
+    rows.push(`($${k - 2}::uuid, $${k - 1}, $${k}::vector)`);
+  });
+  if (rows.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `INSERT INTO column_embedding (column_id, model, embedding) VALUES ${rows.join(', ')}`,
+    ...values,
+  );
+}

@@ -202,6 +202,9 @@ log "downloading pgvector source package from $SUITE"
 (cd "$work/src" && apt-get -q "${APT_PRIVATE[@]}" source --download-only pgvector) >"$work/apt-source.log" 2>&1 \
   || { cat "$work/apt-source.log" >&2; die "apt-get source pgvector failed"; }
 
+# Surface apt warnings (e.g. signature problems) instead of hiding them in the logs.
+grep -hE '^(W|E):' "$work/apt-update.log" "$work/apt-source.log" >&2 || true
+
 dsc="$(find "$work/src" -maxdepth 1 -name 'pgvector_*.dsc' | head -n1)"
 [[ -n "$dsc" ]] || die "no pgvector .dsc downloaded"
 log "unpacking $(basename "$dsc")"

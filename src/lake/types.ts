@@ -47,6 +47,28 @@ export interface TableProfile {
   columns: ColumnProfile[];
   /** Non-fatal findings (ragged lines skipped, encoding replaced, ...). */
   warnings: string[];
+  /**
+   * The DuckDB table expression profiling read the table with (see `duckdbSourceExpression`);
+   * null for SQLite tables. Optional so hand-built profiles (tests, fixtures) stay valid.
+   */
+  sourceExpression?: string | null;
+  /** For CSV: the read options profiling settled on; pass back as `LakeEntry.csv`. */
+  csv?: CsvReadOptions;
+}
+
+/**
+ * How a CSV file must be read so that later queries see what profiling saw. Everything is
+ * optional: the default is DuckDB's sniffer on UTF-8 text.
+ */
+export interface CsvReadOptions {
+  /** Text encoding; absent means UTF-8. Latin-1 is chosen for files that are not valid UTF-8. */
+  encoding?: 'utf-8' | 'utf-16' | 'latin-1';
+  /** Whether the first (non-skipped) line is a header; absent lets DuckDB sniff it. */
+  header?: boolean;
+  /** Column names replacing DuckDB's (set when blank header cells were renamed `column_N`). */
+  names?: string[];
+  /** Per-column DuckDB type overrides, e.g. VARCHAR for columns whose values outgrew the sniffed type. */
+  types?: Record<string, string>;
 }
 
 /** One unit the lake walker yields: a file, or one table inside a SQLite database. */
@@ -56,4 +78,6 @@ export interface LakeEntry {
   format: LakeFormat;
   /** For SQLite: the table inside the database file. */
   sqliteTable?: string;
+  /** For CSV: read options from an earlier profile (`TableProfile.csv`); absent = sniff again. */
+  csv?: CsvReadOptions;
 }

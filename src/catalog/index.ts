@@ -1,0 +1,6 @@
+export { openCatalog, type CatalogDatabase, type OpenCatalogOptions } from './database.js';
+export { catalogLocationFromEnv, describeLocation, graftHome, type CatalogLocation } from './config.js';
+export { applyMigrations, loadMigrations, MIGRATIONS_DIR, type Migration, type MigrationResult } from './migrate.js';
+export { CatalogStore, prepareTable, toGraphTable, type PreparedTable, type TableWrite } from './store.js';
+export * from './queries.js';
+export { toVectorLiteral, parseVectorLiteral } from './vector.js';

@@ -1,0 +1,106 @@
+import type { CatalogDatabase } from './database.js';
+
+export interface TableSummary {
+  id: string;
+  name: string;
+  uri: string;
+  format: string;
+  rowCount: number;
+  columnCount: number;
+  joinDegree: number;
+  unionDegree: number;
+}
+
+export interface JoinNeighbour {
+  tableId: string;
+  tableName: string;
+  /** Column of the table asked about. */
+  localColumn: string;
+  /** Column of the neighbour. */
+  remoteColumn: string;
+  score: number;
+  /** Containment of the local column's values in the remote column's. */
+  containment: number;
+}
+
+export interface UnionNeighbour {
+  tableId: string;
+  tableName: string;
+  score: number;
+  alignedColumns: number;
+}
+
+/** Tables with their edge degrees, ordered by name then uri. */
+export async function listTableSummaries(db: CatalogDatabase, opts: { nameContains?: string; limit?: number } = {}): Promise<TableSummary[]> {
+  const tables = await db.prisma.lakeTable.findMany({
+    where: opts.nameContains ? { name: { contains: opts.nameContains, mode: 'insensitive' } } : undefined,
+    orderBy: [{ name: 'asc' }, { uri: 'asc' }],
+    take: opts.limit,
+    select: {
+      id: true, name: true, uri: true, format: true, rowCount: true, columnCount: true,
+      _count: { select: { joinsFrom: true, joinsTo: true, unionsA: true, unionsB: true } },
+    },
+  });
+  return tables.map((t) => ({
+    id: t.id, name: t.name, uri: t.uri, format: t.format, rowCount: Number(t.rowCount), columnCount: t.columnCount,
+    joinDegree: t._count.joinsFrom + t._count.joinsTo,
+    unionDegree: t._count.unionsA + t._count.unionsB,
+  }));
+}
+
+/** Tables whose id, name or uri is `ref` (names are not unique in a lake: several may match). */
+export async function findTables(db: CatalogDatabase, ref: string) {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
+  return db.prisma.lakeTable.findMany({
+    where: { OR: [...(isUuid ? [{ id: ref }] : []), { name: ref }, { uri: ref }] },
+    include: { columns: { orderBy: { ordinal: 'asc' } } },
+    orderBy: { uri: 'asc' },
+  });
+}
+
+export async function joinNeighbours(db: CatalogDatabase, tableId: string): Promise<JoinNeighbour[]> {
+  const edges = await db.prisma.joinEdge.findMany({
+    where: { OR: [{ fromTableId: tableId }, { toTableId: tableId }] },
+    include: {
+      fromColumn: { select: { name: true } }, toColumn: { select: { name: true } },
+      fromTable: { select: { name: true } }, toTable: { select: { name: true } },
+    },
+    orderBy: { score: 'desc' },
+  });
+  return edges.map((e) => {
+    const outgoing = e.fromTableId === tableId;
+    return {
+      tableId: outgoing ? e.toTableId : e.fromTableId,
+      tableName: outgoing ? e.toTable.name : e.fromTable.name,
+      localColumn: outgoing ? e.fromColumn.name : e.toColumn.name,
+      remoteColumn: outgoing ? e.toColumn.name : e.fromColumn.name,
+      score: e.score,
+      containment: outgoing ? e.containmentFromTo : e.containmentToFrom,
+    };
+  });
+}
+
+export async function unionNeighbours(db: CatalogDatabase, tableId: string): Promise<UnionNeighbour[]> {
+  const edges = await db.prisma.unionEdge.findMany({
+    where: { OR: [{ tableAId: tableId }, { tableBId: tableId }] },
+    include: { tableA: { select: { name: true } }, tableB: { select: { name: true } } },
+    orderBy: { score: 'desc' },
+  });
+  return edges.map((e) => {
+    const aSide = e.tableAId === tableId;
+    return {
+      tableId: aSide ? e.tableBId : e.tableAId,
+      tableName: aSide ? e.tableB.name : e.tableA.name,
+      score: e.score,
+      alignedColumns: Array.isArray(e.alignment) ? e.alignment.length : 0,
+    };
+  });
+}
+
+export async function catalogCounts(db: CatalogDatabase) {
+  const [tables, columns, joins, unions, embeddings] = await Promise.all([
+    db.prisma.lakeTable.count(), db.prisma.lakeColumn.count(), db.prisma.joinEdge.count(),
+    db.prisma.unionEdge.count(), db.prisma.columnEmbedding.count(),
+  ]);
+  return { tables, columns, joins, unions, embeddings };
+}

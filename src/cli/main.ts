@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+import path from 'node:path';
+import { Command } from 'commander';
+import { catalogCounts, describeLocation, catalogLocationFromEnv, graftHome } from '../catalog/index.js';
+import { embedderConfigFromEnv } from '../embed/index.js';
+import { ingestLake } from '../ingest/index.js';
+import { GraftError } from '../util/errors.js';
+import { printIngestSummary, printTables, registerCatalogCommands } from './commands/catalog.js';
+import { withContext } from './context.js';
+import { ingestProgressReporter } from './progress.js';
+
+const program = new Command();
+program.name('graft').description('GRAFT data catalog: ingest a lake, find connected tables for a question').version('0.1.0');
+
+registerCatalogCommands(program);
+
+program
+  .command('doctor')
+  .description('print which database, embedder and paths are in use')
+  .action(async () => {
+    const loc = catalogLocationFromEnv();
+    const emb = embedderConfigFromEnv(process.env);
+    process.stdout.write(`home:      ${graftHome()}\ncatalog:   ${describeLocation(loc)}\nembedder:  ${JSON.stringify({ ...emb, apiKey: undefined })}\n`);
+    await withContext(async ({ db, embedder }) => {
+      const c = await catalogCounts(db);
+      process.stdout.write(
+        `database:  ${db.kind} reachable, migrations applied: ${db.migrations.applied.length + db.migrations.alreadyApplied.length}\n` +
+          `embedder:  ${embedder.id}\ncontents:  ${c.tables} tables, ${c.columns} columns, ${c.embeddings} embeddings, ${c.joins} join edges, ${c.unions} union edges\n`,
+      );
+    });
+  });
+
+program
+  .command('demo')
+  .description('build the demo lake shipped in demo/, ingest it, and print its tables and edges')
+  .option('--out <dir>', 'where to write the demo lake', path.join(graftHome(), 'demo-lake'))
+  .action(async (opts: { out: string }) => {
+    const { buildDemoLake } = await import('../../scripts/build-demo-lake.js');
+    await buildDemoLake(opts.out);
+    process.stdout.write(`demo lake written to ${opts.out}\n`);
+    await withContext(async ({ db, embedder }) => {
+      const progress = ingestProgressReporter();
+      try {
+        printIngestSummary(await ingestLake(db, opts.out, { embedder, onProgress: progress.onProgress }));
+      } finally {
+        progress.stop();
+      }
+    });
+    await printTables({});
+    process.stdout.write('\nNext: `npx graft table player_club_map` shows a bridge table and its join keys.\n');
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof GraftError) {
+    process.stderr.write(`graft: ${err.code}: ${err.message}\n`);
+  } else {
+    process.stderr.write(`graft: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  }
+  process.exitCode = 1;
+});

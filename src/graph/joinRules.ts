@@ -1,0 +1,107 @@
+/**
+ * Whether two columns join, in which direction, and how strongly. Pure functions of the two
+ * prepared columns, so the verdict never depends on which table was ingested first.
+ */
+import { containment, jaccard } from '../sketch/minhash.js';
+import { embeddingEvidence, type PreparedColumn } from './prepared.js';
+import { isGenericToken, tokenWeight } from './tokens.js';
+import type { GraphOptions, JoinEdgeCandidate } from './types.js';
+
+/** Weights of the join score; they sum to 1 so the score stays in [0,1]. */
+export const JOIN_SCORE_WEIGHTS = Object.freeze({
+  containment: 0.35,
+  keyCoverage: 0.1,
+  keyUniqueness: 0.05,
+  name: 0.3,
+  specificity: 0.2,
+});
+
+/**
+ * Token name evidence that foreign column `f` refers to key column `k`:
+ * matched = tokens of f's name found in k's name or in k's TABLE name;
+ * 0 unless a non-generic token matched (sharing only `id` is no evidence);
+ * otherwise w(matched) / w(tokens(f) ∪ tokens(k)), generic tokens weighing 0.5.
+ * `player_id` -> player.`id`: 1; `CountryCode` -> country.`Code`: 1;
+ * `home_team_id` -> team.`id`: 0.6; `winner_id` -> player.`id`: 0.
+ */
+export function joinTokenEvidence(f: PreparedColumn, k: PreparedColumn): number {
+  let matched = 0;
+  let core = false;
+  let union = 0;
+  for (const t of f.tokens) {
+    const w = tokenWeight(t);
+    union += w;
+    if (k.tokens.has(t) || k.table.nameTokens.has(t)) {
+      matched += w;
+      if (!isGenericToken(t)) core = true;
+    }
+  }
+  if (!core) return 0;
+  for (const t of k.tokens) if (!f.tokens.has(t)) union += tokenWeight(t);
+  return Math.min(1, matched / union);
+}
+
+/**
+ * Name evidence: the larger of the token evidence and header-embedding evidence; embeddings
+ * are not trusted when both names are generic-only (`id` ~ `id` embeds identically).
+ */
+export function joinNameEvidence(f: PreparedColumn, k: PreparedColumn, opts: GraphOptions): number {
+  const tokens = joinTokenEvidence(f, k);
+  if (tokens >= 1 || (f.genericOnly && k.genericOnly)) return tokens;
+  return Math.max(tokens, embeddingEvidence(f, k, opts));
+}
+
+/**
+ * The join f -> k (k must be key-like), or null when a rule fails. Rules: different tables,
+ * both join-eligible, same type family, containment(f in k) >= joinMinContainment, and
+ * name evidence >= nameEvidenceMin OR value specificity >= specificityMin.
+ */
+export function evaluateJoin(f: PreparedColumn, k: PreparedColumn, opts: GraphOptions): JoinEdgeCandidate | null {
+  if (f.table.table.id === k.table.table.id) return null;
+  if (!f.joinEligible || !k.joinEligible || f.family !== k.family || !k.keyLike) return null;
+  const sf = Math.max(1, f.col.distinctEstimate);
+  const sk = Math.max(1, k.col.distinctEstimate);
+  // An intersection is no larger than either set: cap the estimate accordingly.
+  const cFK = Math.min(containment(f.col.minhash, sf, k.col.minhash, sk), sk / sf);
+  if (cFK < opts.joinMinContainment) return null;
+  const name = joinNameEvidence(f, k, opts);
+  const specificity = Math.min(f.specificity, k.specificity);
+  if (name < opts.nameEvidenceMin && specificity < opts.specificityMin) return null;
+  const cKF = Math.min(containment(k.col.minhash, sk, f.col.minhash, sf), sf / sk);
+  const w = JOIN_SCORE_WEIGHTS;
+  const score =
+    w.containment * cFK +
+    w.keyCoverage * cKF +
+    w.keyUniqueness * clamp01(k.col.uniqueness) +
+    w.name * name +
+    w.specificity * specificity;
+  return {
+    fromColumnId: f.col.id,
+    toColumnId: k.col.id,
+    fromTableId: f.table.table.id,
+    toTableId: k.table.table.id,
+    containmentFromInTo: cFK,
+    containmentToInFrom: cKF,
+    jaccard: jaccard(f.col.minhash, k.col.minhash),
+    nameSimilarity: name,
+    typeCompatible: true,
+    score: clamp01(score),
+  };
+}
+
+/**
+ * The join between two columns in its better direction (higher score; ties go to the
+ * smaller fromColumnId), or null. Symmetric in its arguments.
+ */
+export function bestJoin(a: PreparedColumn, b: PreparedColumn, opts: GraphOptions): JoinEdgeCandidate | null {
+  const ab = evaluateJoin(a, b, opts);
+  const ba = evaluateJoin(b, a, opts);
+  if (!ab) return ba;
+  if (!ba) return ab;
+  if (ab.score !== ba.score) return ab.score > ba.score ? ab : ba;
+  return ab.fromColumnId < ba.fromColumnId ? ab : ba;
+}
+
+function clamp01(x: number): number {
+  return x <= 0 ? 0 : x >= 1 ? 1 : x;
+}

@@ -1,0 +1,106 @@
+/**
+ * Identifier tokens: the name evidence that joins and unions rest on.
+ */
+
+/**
+ * Tokens that name a role rather than a thing: sharing only these says nothing about two
+ * columns being related (every table has an `id`, many a `name`).
+ */
+export const GENERIC_TOKENS: ReadonlySet<string> = new Set([
+  'id', 'key', 'code', 'no', 'nr', 'num', 'number', 'name', 'type', 'value', 'pk', 'fk', 'uid',
+  'uuid', 'idx', 'ref', 'val',
+]);
+
+/** Weight of a generic token in weighted token overlaps (other tokens weigh 1). */
+export const GENERIC_TOKEN_WEIGHT = 0.5;
+
+const IRREGULAR: Record<string, string> = {
+  people: 'person',
+  children: 'child',
+  men: 'man',
+  women: 'woman',
+  movies: 'movie',
+  series: 'series',
+  species: 'species',
+  news: 'news',
+  indices: 'index',
+  statuses: 'status',
+  addresses: 'address',
+};
+
+/** Simple English singular: enough that `players` ~ `player`, `cities` ~ `city`, `class` stays. */
+export function singularise(token: string): string {
+  const irregular = IRREGULAR[token];
+  if (irregular) return irregular;
+  if (token.length <= 3 || !/^\p{L}+$/u.test(token)) return token;
+  if (token.endsWith('ies')) return token.slice(0, -3) + 'y';
+  if (/(ss|us|is|ics|ias)$/.test(token)) return token;
+  if (/(sses|xes|zes|ches|shes)$/.test(token)) return token.slice(0, -2);
+  if (token.endsWith('s')) return token.slice(0, -1);
+  return token;
+}
+
+/**
+ * Split an identifier into lower-case singular tokens: snake_case, kebab-case, spaces,
+ * camelCase (`CountryCode`), acronyms (`HTTPServer` -> http, server) and letter/digit
+ * boundaries (`game_part1` -> game, part, 1).
+ */
+export function tokeniseIdentifier(name: string): string[] {
+  const spaced = name
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .replace(/(\p{L})(\p{N})/gu, '$1 $2')
+    .replace(/(\p{N})(\p{L})/gu, '$1 $2');
+  return spaced
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 0)
+    .map(singularise);
+}
+
+export function isGenericToken(token: string): boolean {
+  return GENERIC_TOKENS.has(token);
+}
+
+export function tokenWeight(token: string): number {
+  return GENERIC_TOKENS.has(token) ? GENERIC_TOKEN_WEIGHT : 1;
+}
+
+/** Weighted Jaccard of two token sets (generic tokens weigh GENERIC_TOKEN_WEIGHT). */
+export function weightedTokenJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let inter = 0;
+  let union = 0;
+  for (const t of a) {
+    const w = tokenWeight(t);
+    union += w;
+    if (b.has(t)) inter += w;
+  }
+  for (const t of b) if (!a.has(t)) union += tokenWeight(t);
+  return union === 0 ? 0 : inter / union;
+}
+
+/** Levenshtein distance (two-row DP; identifiers are short). */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  let prev = new Array<number>(b.length + 1);
+  let cur = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= b.length; j++) {
+      const sub = prev[j - 1] + (ca === b.charCodeAt(j - 1) ? 0 : 1);
+      cur[j] = Math.min(sub, prev[j] + 1, cur[j - 1] + 1);
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length];
+}
+
+/** 1 - edit distance / longer length, in [0,1]. */
+export function editSimilarity(a: string, b: string): number {
+  const len = Math.max(a.length, b.length);
+  return len === 0 ? 1 : 1 - editDistance(a, b) / len;
+}

@@ -1,0 +1,247 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { CatalogDatabase } from '../catalog/database.js';
+import { CatalogStore, prepareTable, toGraphTable, type StoredTableBrief } from '../catalog/store.js';
+import { columnEmbeddingText, type Embedder } from '../embed/index.js';
+import { LakeGraphIndex, type GraphTable } from '../graph/index.js';
+import { entryUri, fingerprintEntry, listLakeEntries, profileEntry } from '../lake/index.js';
+import type { LakeEntry } from '../lake/types.js';
+import { BadInputError, ErrorCode, GraftError } from '../util/errors.js';
+import { isCorpusFitted, refreshEmbeddings } from './refreshEmbeddings.js';
+
+export interface IngestProgress {
+  phase: 'scan' | 'profile' | 'embeddings' | 'done';
+  filesTotal: number;
+  filesDone: number;
+  rowsDone: number;
+  current?: string;
+}
+
+export interface IngestIssue {
+  path: string;
+  code: string;
+  message: string;
+}
+
+export interface IngestSummary {
+  runId: string;
+  status: 'succeeded' | 'partial' | 'failed';
+  path: string;
+  filesSeen: number;
+  tablesIngested: number;
+  tablesSkipped: number;
+  tablesFailed: number;
+  tablesRemoved: number;
+  rowsProfiled: number;
+  errors: IngestIssue[];
+  warnings: { path: string; message: string }[];
+  durationMs: number;
+}
+
+export interface IngestOptions {
+  embedder: Embedder;
+  /** Rows profiled per table (statistics are sampled beyond this; counts stay exact). */
+  sampleRows?: number;
+  onProgress?: (p: IngestProgress) => void;
+  /** Use a run row created by the caller (the API creates it to answer at once). */
+  runId?: string;
+  /** Remove catalog tables under the ingested root whose files are gone (default true). */
+  removeMissing?: boolean;
+}
+
+/** Where in the ingest a run row is: what the API's `ingestRun` polling shows. */
+const PROGRESS_FLUSH_MS = 1000;
+
+export async function startIngestRun(db: CatalogDatabase, rootPath: string): Promise<string> {
+  const run = await db.prisma.ingestRun.create({ data: { path: path.resolve(rootPath), status: 'running' } });
+  return run.id;
+}
+
+/**
+ * Ingests a lake root (folder, file or SQLite database) into the catalog.
+ *
+ * Each table is profiled, embedded, linked to the existing catalog (incremental join/union
+ * discovery against an in-memory index of what is already stored) and written in ONE
+ * transaction. Unchanged files (same fingerprint) are skipped, so re-ingesting an unchanged
+ * lake is a fast no-op and an ingest killed mid-way converges when re-run. Bad files are
+ * recorded as per-file errors in the IngestRun and never stop the rest of the lake.
+ */
+export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: IngestOptions): Promise<IngestSummary> {
+  const started = Date.now();
+  const root = path.resolve(rootPath);
+  const rootStat = await stat(root).catch(() => null);
+  if (!rootStat) throw new BadInputError(`ingest path does not exist: ${root}`, { path: root });
+
+  const store = new CatalogStore(db);
+  const runId = opts.runId ?? (await startIngestRun(db, root));
+  // A run of the same root still marked running was killed: say so rather than leave it dangling.
+  await db.prisma.ingestRun.updateMany({
+    where: { path: root, status: 'running', id: { not: runId } },
+    data: { status: 'interrupted', finishedAt: new Date() },
+  });
+
+  const summary: IngestSummary = {
+    runId, status: 'succeeded', path: root, filesSeen: 0, tablesIngested: 0, tablesSkipped: 0, tablesFailed: 0,
+    tablesRemoved: 0, rowsProfiled: 0, errors: [], warnings: [], durationMs: 0,
+  };
+  const progress: IngestProgress = { phase: 'scan', filesTotal: 0, filesDone: 0, rowsDone: 0 };
+  const report = () => opts.onProgress?.({ ...progress });
+  let lastFlush = 0;
+  const flush = async (force = false) => {
+    if (!force && Date.now() - lastFlush < PROGRESS_FLUSH_MS) return;
+    lastFlush = Date.now();
+    await db.prisma.ingestRun.update({
+      where: { id: runId },
+      data: {
+        filesSeen: summary.filesSeen, tablesIngested: summary.tablesIngested, tablesSkipped: summary.tablesSkipped,
+        tablesFailed: summary.tablesFailed, rowsProfiled: BigInt(summary.rowsProfiled),
+        errors: summary.errors as object[], warnings: summary.warnings as object[],
+      },
+    });
+  };
+
+  try {
+    report();
+    const { entries, problems } = await listLakeEntries(root);
+    for (const p of problems) summary.errors.push({ path: p.path, code: ErrorCode.LAKE_READ, message: p.message });
+    summary.filesSeen = entries.length + problems.length;
+    summary.tablesFailed += problems.length;
+    progress.filesTotal = entries.length;
+    progress.phase = 'profile';
+    report();
+
+    const sourceId = await store.upsertSource(root, rootStat.isDirectory() ? 'folder' : entries[0]?.format === 'sqlite' ? 'sqlite' : 'file');
+    const existing = await store.tablesByUri();
+    const byFingerprint = new Map<string, string>();
+    for (const t of existing.values()) byFingerprint.set(t.fingerprint, t.uri);
+    const graphTables = await store.loadGraphTables();
+    const graphById = new Map(graphTables.map((t) => [t.id, t]));
+    const index = LakeGraphIndex.build(graphTables);
+
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      const uri = entryUri(entry);
+      seen.add(uri);
+      progress.current = uri;
+      try {
+        const old = existing.get(uri);
+        const fingerprint = await fingerprintEntry(entry);
+        if (old && old.state === 'ready' && old.fingerprint === fingerprint) {
+          summary.tablesSkipped++;
+        } else {
+          const rows = await ingestOne(entry, uri, old, { store, index, graphById, sourceId, opts, byFingerprint, summary });
+          summary.tablesIngested++;
+          summary.rowsProfiled += rows;
+          progress.rowsDone += rows;
+        }
+      } catch (err) {
+        summary.tablesFailed++;
+        summary.errors.push(toIssue(uri, err));
+      }
+      progress.filesDone++;
+      report();
+      await flush();
+    }
+
+    if (opts.removeMissing !== false && rootStat.isDirectory()) {
+      const failedPaths = new Set(problems.map((p) => p.path));
+      for (const [uri, t] of existing) {
+        const file = uri.split('#')[0];
+        if (!seen.has(uri) && isUnder(file, root) && !failedPaths.has(file)) {
+          await store.deleteTable(t.id);
+          index.removeTable(t.id);
+          summary.tablesRemoved++;
+          summary.warnings.push({ path: uri, message: 'no longer in the lake: removed from the catalog' });
+        }
+      }
+    }
+
+    const missing = await db.prisma.lakeColumn.count({ where: { embedding: { is: null } } });
+    if (summary.tablesIngested > 0 || summary.tablesRemoved > 0 || missing > 0) {
+      progress.phase = 'embeddings';
+      progress.current = undefined;
+      report();
+      await refreshEmbeddings(store, opts.embedder);
+    }
+
+    const ok = summary.tablesIngested + summary.tablesSkipped;
+    summary.status = summary.tablesFailed === 0 ? 'succeeded' : ok > 0 ? 'partial' : 'failed';
+  } catch (err) {
+    summary.status = 'failed';
+    summary.errors.push(toIssue(root, err));
+    throw err;
+  } finally {
+    summary.durationMs = Date.now() - started;
+    await flush(true).catch(() => {});
+    await db.prisma.ingestRun
+      .update({ where: { id: runId }, data: { status: summary.status, finishedAt: new Date() } })
+      .catch(() => {});
+    progress.phase = 'done';
+    report();
+  }
+  return summary;
+}
+
+interface IngestContext {
+  store: CatalogStore;
+  index: LakeGraphIndex;
+  graphById: Map<string, GraphTable>;
+  sourceId: string;
+  opts: IngestOptions;
+  byFingerprint: Map<string, string>;
+  summary: IngestSummary;
+}
+
+/** Profiles, embeds, links and writes one table; returns its row count. */
+async function ingestOne(entry: LakeEntry, uri: string, old: StoredTableBrief | undefined, ctx: IngestContext): Promise<number> {
+  const profile = await profileEntry(entry, { sampleRows: ctx.opts.sampleRows });
+  profile.uri = uri;
+  for (const w of profile.warnings) ctx.summary.warnings.push({ path: uri, message: w });
+  const twin = ctx.byFingerprint.get(profile.fingerprint);
+  if (twin && twin !== uri) {
+    const message = `identical content to ${twin} (kept: a duplicate file is still a lake object; it is linked by a union edge)`;
+    profile.warnings.push(message);
+    ctx.summary.warnings.push({ path: uri, message });
+  }
+  const prepared = prepareTable(ctx.sourceId, entry, profile);
+  // Corpus-fitted vectors are computed once, from final statistics, after the whole run
+  // (refreshEmbeddings); stateless embedders embed right here, inside the table's transaction.
+  const embedder = ctx.opts.embedder;
+  const embeddings = isCorpusFitted(embedder)
+    ? undefined
+    : { model: embedder.id, vectors: await embedder.embed(profile.columns.map((c) => columnEmbeddingText(profile.name, c))) };
+
+  const oldGraph = old ? ctx.graphById.get(old.id) : undefined;
+  if (oldGraph) ctx.index.removeTable(oldGraph.id);
+  const graphTable = toGraphTable(prepared);
+  const { joins, unions } = ctx.index.addTable(graphTable);
+  try {
+    await ctx.store.writeTable({
+      table: prepared,
+      embeddings,
+      joins,
+      unions,
+      replaces: old?.id,
+    });
+  } catch (err) {
+    // The transaction rolled back: the catalog still holds the old version, so must the index.
+    ctx.index.removeTable(graphTable.id);
+    if (oldGraph) ctx.index.addTable(oldGraph);
+    throw err;
+  }
+  if (oldGraph) ctx.graphById.delete(oldGraph.id);
+  ctx.graphById.set(graphTable.id, graphTable);
+  ctx.byFingerprint.set(profile.fingerprint, uri);
+  return profile.rowCount;
+}
+
+function isUnder(file: string, root: string): boolean {
+  const rel = path.relative(root, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+function toIssue(pathName: string, err: unknown): IngestIssue {
+  if (err instanceof GraftError) return { path: pathName, code: err.code, message: err.message };
+  const message = err instanceof Error ? err.message : String(err);
+  return { path: pathName, code: ErrorCode.INTERNAL, message: `${pathName}: ${message}` };
+}

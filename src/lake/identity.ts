@@ -1,0 +1,23 @@
+/** Identity of a lake entry: its URI and a content fingerprint that is cheap to recompute. */
+import { LakeReadError } from '../util/errors.js';
+import { scanFile } from './fingerprint.js';
+import { fingerprintSqliteTable, tableLabel } from './sqlite.js';
+import type { LakeEntry } from './types.js';
+
+/** `TableProfile.uri` of an entry: the absolute file path, or `file.sqlite#table`. */
+export function entryUri(entry: LakeEntry): string {
+  return entry.format === 'sqlite' ? tableLabel(entry) : entry.path;
+}
+
+/**
+ * The fingerprint `profileEntry` would report, without profiling: sha256 of the file bytes
+ * (CSV/Parquet, streamed) or of the SQLite table's rows. Lets ingest skip unchanged tables.
+ */
+export async function fingerprintEntry(entry: LakeEntry): Promise<string> {
+  if (entry.format === 'sqlite') return fingerprintSqliteTable(entry);
+  try {
+    return (await scanFile(entry.path)).fingerprint;
+  } catch (err) {
+    throw new LakeReadError(entry.path, `cannot read file: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,22 @@
+/** Public API of the lake layer: list a lake, profile its tables, preview rows. */
+export { listLakeEntries, formatForPath, type LakeListing, type LakeProblem } from './walk.js';
+export { profileEntry } from './profile.js';
+export { entryUri, fingerprintEntry } from './identity.js';
+export { readRows } from './read-rows.js';
+export { duckdbSourceExpression } from './source.js';
+export { closeDuckDB, getDuckDB, withDuckDB } from './duckdb.js';
+export {
+  DEFAULT_MAX_COLUMNS,
+  DEFAULT_SAMPLE_ROWS,
+  type ProfileOptions,
+} from './options.js';
+export { DISTINCT_CAP, SAMPLE_VALUES, TOP_TEXT_VALUES, MAX_VALUE_CHARS } from './column-stats.js';
+export { sqlIdent, sqlString } from './sql.js';
+export type {
+  ColumnProfile,
+  CsvReadOptions,
+  LakeEntry,
+  LakeFormat,
+  LogicalType,
+  TableProfile,
+} from './types.js';

@@ -1,0 +1,32 @@
+/** First rows of a lake entry, for previews. */
+import { LakeReadError } from '../util/errors.js';
+import { duckdbMessage, withDuckDB } from './duckdb.js';
+import { duckdbSourceExpression } from './source.js';
+import { readSqliteRows } from './sqlite.js';
+import type { LakeEntry } from './types.js';
+import { previewValue } from './values.js';
+
+/**
+ * Up to `limit` rows in file / rowid order, as plain objects keyed by column name. Values
+ * are JSON-friendly: bigints become numbers when exact (strings otherwise), dates and
+ * timestamps their ISO-like text, blobs `\x<hex>`.
+ */
+export async function readRows(entry: LakeEntry, limit: number): Promise<Record<string, unknown>[]> {
+  const n = Math.max(0, Math.floor(limit));
+  if (entry.format === 'sqlite') return readSqliteRows(entry, n);
+  const expression = duckdbSourceExpression(entry);
+  if (!expression) throw new LakeReadError(entry.path, `unsupported format ${entry.format}`);
+  return withDuckDB(async (con) => {
+    let rows: Record<string, unknown>[];
+    try {
+      rows = (await con.runAndReadAll(`SELECT * FROM ${expression} LIMIT ${n}`)).getRowObjects();
+    } catch (err) {
+      throw new LakeReadError(entry.path, `cannot read ${entry.format}: ${duckdbMessage(err)}`);
+    }
+    return rows.map((row) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(row)) out[k] = previewValue(v);
+      return out;
+    });
+  });
+}

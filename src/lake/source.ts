@@ -1,0 +1,55 @@
+/**
+ * `duckdbSourceExpression`: the DuckDB table expression that reads a lake entry, for
+ * previews here and for the fusion planner's generated SQL.
+ */
+import { statSync } from 'node:fs';
+import { csvReadExpression, quickCsvOptions } from './csv.js';
+import { sqlString } from './sql.js';
+import type { CsvReadOptions, LakeEntry } from './types.js';
+
+/**
+ * CSV read options that profiling settled on in this process, keyed by path and checked
+ * against size + mtime so an edited file is not read with stale options.
+ */
+const profiledCsv = new Map<string, { size: number; mtimeMs: number; csv: CsvReadOptions }>();
+
+export function rememberCsvOptions(path: string, size: number, mtimeMs: number, csv: CsvReadOptions): void {
+  profiledCsv.set(path, { size, mtimeMs, csv: { ...csv } });
+}
+
+function cachedCsvOptions(path: string): CsvReadOptions | undefined {
+  const hit = profiledCsv.get(path);
+  if (!hit) return undefined;
+  try {
+    const st = statSync(path);
+    if (st.size === hit.size && st.mtimeMs === hit.mtimeMs) return hit.csv;
+  } catch {
+    // gone: fall through
+  }
+  profiledCsv.delete(path);
+  return undefined;
+}
+
+/**
+ * The DuckDB table expression for an entry, with every literal SQL-escaped:
+ * - Parquet: `read_parquet('<path>')`.
+ * - CSV: `read_csv('<path>', auto_detect=true, ...)` with the read options, in order of
+ *   preference, from `entry.csv` (e.g. `TableProfile.csv` stored by the catalog), from a
+ *   profile of the same unchanged file in this process, or from a quick encoding check of
+ *   the file's first MiB (which cannot restore `column_N` names for blank header cells).
+ * - SQLite: null. DuckDB reads SQLite only through its `sqlite` extension, which has to be
+ *   downloaded and is not available offline; SQLite tables are read with better-sqlite3
+ *   (`readRows`), so callers must load them into DuckDB themselves (e.g. via an appender).
+ */
+export function duckdbSourceExpression(entry: LakeEntry): string | null {
+  switch (entry.format) {
+    case 'parquet':
+      return `read_parquet(${sqlString(entry.path)})`;
+    case 'csv':
+      return csvReadExpression(entry.path, entry.csv ?? cachedCsvOptions(entry.path) ?? quickCsvOptions(entry.path));
+    case 'sqlite':
+      return null;
+    default:
+      return null;
+  }
+}

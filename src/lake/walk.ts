@@ -1,0 +1,97 @@
+/** `listLakeEntries`: which files (and SQLite tables) make up a lake. */
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import { LakeReadError } from '../util/errors.js';
+import { listSqliteTables } from './sqlite.js';
+import type { LakeEntry, LakeFormat } from './types.js';
+
+export interface LakeProblem {
+  path: string;
+  message: string;
+}
+
+export interface LakeListing {
+  entries: LakeEntry[];
+  problems: LakeProblem[];
+}
+
+const FORMAT_BY_EXTENSION: Record<string, LakeFormat> = {
+  '.csv': 'csv',
+  '.tsv': 'csv',
+  '.txt': 'csv',
+  '.parquet': 'parquet',
+  '.sqlite': 'sqlite',
+  '.sqlite3': 'sqlite',
+  '.db': 'sqlite',
+};
+
+/** Lake format for a file name, or null when the extension is not one the lake reads. */
+export function formatForPath(path: string): LakeFormat | null {
+  return FORMAT_BY_EXTENSION[extname(path).toLowerCase()] ?? null;
+}
+
+/**
+ * Entries under `root`: a folder (walked recursively in code-point order of names, hidden
+ * files and folders skipped, symlinked folders followed once), a single file, or a SQLite
+ * database (one entry per user table). Files with other extensions are skipped silently.
+ * SQLite files that cannot be opened or listed, and unreadable folders, become problems;
+ * a missing root throws.
+ */
+export async function listLakeEntries(root: string): Promise<LakeListing> {
+  const abs = resolve(root);
+  const entries: LakeEntry[] = [];
+  const problems: LakeProblem[] = [];
+  let info;
+  try {
+    info = await stat(abs);
+  } catch (err) {
+    throw new LakeReadError(abs, `lake root not found or unreadable: ${(err as Error).message}`);
+  }
+  if (info.isDirectory()) {
+    await walk(abs, entries, problems, new Set());
+  } else if (formatForPath(abs)) {
+    addFile(abs, entries, problems);
+  } else {
+    problems.push({ path: abs, message: `unsupported file type ${JSON.stringify(extname(abs))}` });
+  }
+  return { entries, problems };
+}
+
+async function walk(dir: string, entries: LakeEntry[], problems: LakeProblem[], visited: Set<string>): Promise<void> {
+  let real: string;
+  let names: string[];
+  try {
+    real = await realpath(dir);
+    if (visited.has(real)) return; // symlink cycle
+    visited.add(real);
+    names = (await readdir(dir)).filter((n) => !n.startsWith('.')).sort();
+  } catch (err) {
+    problems.push({ path: dir, message: `cannot read folder: ${(err as Error).message}` });
+    return;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    let st;
+    try {
+      st = await stat(path); // follows symlinks
+    } catch (err) {
+      problems.push({ path, message: `cannot stat: ${(err as Error).message}` });
+      continue;
+    }
+    if (st.isDirectory()) await walk(path, entries, problems, visited);
+    else if (st.isFile() && formatForPath(path)) addFile(path, entries, problems);
+  }
+}
+
+function addFile(path: string, entries: LakeEntry[], problems: LakeProblem[]): void {
+  const format = formatForPath(path)!;
+  if (format !== 'sqlite') {
+    entries.push({ path, format });
+    return;
+  }
+  try {
+    for (const table of listSqliteTables(path)) entries.push({ path, format, sqliteTable: table });
+  } catch (err) {
+    problems.push({ path, message: `cannot open SQLite database ${basename(path)}: ${(err as Error).message}` });
+  }
+}

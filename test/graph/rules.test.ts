@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bestJoin,
+  columnUnionSimilarity,
+  DEFAULT_GRAPH_OPTIONS as OPTS,
+  evaluateJoin,
+  joinTokenEvidence,
+  prepareTable,
+  scoreUnion,
+  valueSpecificity,
+  type GraphTable,
+} from '../../src/graph/index.js';
+import { makeColumn, makeTable, range, rng } from './fixture.js';
+
+function prep(t: GraphTable) {
+  return prepareTable(t, OPTS);
+}
+
+function col(t: GraphTable, name: string) {
+  const c = prep(t).columns.find((x) => x.col.name === name);
+  if (!c) throw new Error(`no column ${name}`);
+  return c;
+}
+
+describe('valueSpecificity', () => {
+  it('small dense integer ranges are not specific', () => {
+    expect(valueSpecificity(makeColumn('t', 'id', 0, range(1, 50)))).toBe(0);
+    expect(valueSpecificity(makeColumn('t', 'year', 0, range(1990, 2020)))).toBe(0);
+    // Sparse but short numbers coincide by chance too.
+    expect(valueSpecificity(makeColumn('t', 'x', 0, [3, 17, 99, 250, 640]))).toBe(0);
+  });
+
+  it('sparse long numbers and varied text are specific', () => {
+    const r = rng(1);
+    const accounts = range(1, 30).map(() => 10_000_000 + Math.floor(r() * 80_000_000));
+    expect(valueSpecificity(makeColumn('t', 'acct', 0, accounts))).toBe(1);
+    expect(valueSpecificity(makeColumn('t', 'zip', 0, [2134, 10001, 94105, 60601, 73301, 30301]))).toBeCloseTo(0.75);
+    const names = range(1, 20).map((i) => `customer ${i}`);
+    expect(valueSpecificity(makeColumn('t', 'n', 0, names))).toBe(1);
+  });
+
+  it('short codes and small category sets are weak; dates and fractions never count', () => {
+    expect(valueSpecificity(makeColumn('t', 'g', 0, ['M', 'F', 'M']))).toBeLessThan(0.1);
+    expect(valueSpecificity(makeColumn('t', 'p', 0, [12.5, 1999.99, 45000.25]))).toBe(0);
+    const d = makeColumn('t', 'd', 0, ['2020-01-01', '2020-02-01'], { logicalType: 'date' });
+    expect(valueSpecificity(d)).toBe(0);
+  });
+});
+
+describe('join name evidence', () => {
+  const player = makeTable('player', { id: range(1, 30) });
+  const country = makeTable('country', { Code: ['usa', 'fra', 'deu'] });
+  const team = makeTable('team', { id: range(1, 10), team_id: range(1, 10) });
+  const game = makeTable('game', {
+    player_id: [1, 2, 3],
+    CountryCode: ['usa', 'fra', 'fra'],
+    home_team_id: [1, 2, 3],
+    winner_id: [1, 2, 3],
+    id: [1, 2, 3],
+    team_id: [1, 2, 2],
+  });
+
+  const keyTables: Record<string, GraphTable> = { player, country, team };
+  it.each([
+    ['player_id', 'player', 'id', 1],
+    ['CountryCode', 'country', 'Code', 1],
+    ['team_id', 'team', 'team_id', 1],
+    ['home_team_id', 'team', 'id', 0.6],
+    ['winner_id', 'player', 'id', 0],
+    ['id', 'player', 'id', 0],
+  ] as const)('game.%s -> %s.%s = %d', (from, keyTable, key, expected) => {
+    expect(joinTokenEvidence(col(game, from), col(keyTables[keyTable], key))).toBeCloseTo(expected);
+  });
+});
+
+describe('evaluateJoin / bestJoin', () => {
+  const club = makeTable('club', { id: range(1, 20), name: range(1, 20).map((i) => `club ${i}`) });
+  const player = makeTable('player', { player_id: range(1, 60), club_id: range(1, 60).map((i) => (i % 20) + 1) });
+  const sensor = makeTable('sensor', { id: range(1, 50) });
+
+  it('joins foreign -> key with name evidence, whichever argument comes first', () => {
+    const e1 = bestJoin(col(player, 'club_id'), col(club, 'id'), OPTS);
+    const e2 = bestJoin(col(club, 'id'), col(player, 'club_id'), OPTS);
+    expect(e1).not.toBeNull();
+    expect(e2).toEqual(e1);
+    expect(e1!.fromColumnId).toBe('player.club_id');
+    expect(e1!.toColumnId).toBe('club.id');
+    expect(e1!.containmentFromInTo).toBeGreaterThan(0.9);
+    // 0.4 * c + 0.1 * uniqueness + 0.3 * name + 0.2 * specificity with c ~ 1, name 1, spec 0
+    expect(e1!.score).toBeCloseTo(0.8, 1);
+  });
+
+  it('rejects a small-integer containment without name evidence', () => {
+    // club.id (1..20) is fully contained in sensor.id (1..50), both key-like.
+    expect(bestJoin(col(club, 'id'), col(sensor, 'id'), OPTS)).toBeNull();
+    expect(bestJoin(col(player, 'club_id'), col(sensor, 'id'), OPTS)).toBeNull();
+  });
+
+  it('needs a key-like target, same type family, different tables', () => {
+    expect(evaluateJoin(col(club, 'id'), col(player, 'club_id'), OPTS)).toBeNull(); // club_id is not unique
+    const text = makeTable('t', { club_id: range(1, 20).map((i) => `c${i}`) });
+    expect(bestJoin(col(text, 'club_id'), col(club, 'id'), OPTS)).toBeNull();
+    const p = prep(player);
+    expect(bestJoin(p.columns[0], p.columns[1], OPTS)).toBeNull();
+  });
+
+  it('skips booleans and near-constant columns', () => {
+    const flags = makeTable('flags', { club_id: [1, 1, 1, 1] });
+    expect(bestJoin(col(flags, 'club_id'), col(club, 'id'), OPTS)).toBeNull();
+    const b = makeTable('b', { club_id: [1, 2] });
+    b.columns[0].logicalType = 'boolean';
+    expect(bestJoin(col(b, 'club_id'), col(club, 'id'), OPTS)).toBeNull();
+  });
+
+  it('accepts specific values without name evidence', () => {
+    const r = rng(3);
+    const accts = range(1, 40).map(() => 10_000_000 + Math.floor(r() * 89_999_999));
+    const account = makeTable('account', { account_number: accts });
+    const transfer = makeTable('transfer', { acct: accts.slice(0, 30).concat(accts.slice(0, 10)) });
+    const e = bestJoin(col(transfer, 'acct'), col(account, 'account_number'), OPTS);
+    expect(e?.fromColumnId).toBe('transfer.acct');
+    expect(e?.nameSimilarity).toBe(0);
+  });
+});
+
+describe('union rules', () => {
+  const r = rng(11);
+  const teams = ['red', 'blue', 'green', 'gold', 'black'];
+  const rows = range(1, 200).map((i) => ({ id: i, team: teams[Math.floor(r() * 5)], pts: Math.floor(r() * 50) }));
+  const shard = (id: string, from: number, to: number) =>
+    makeTable(id, {
+      match_id: rows.slice(from, to).map((x) => x.id),
+      team: rows.slice(from, to).map((x) => x.team),
+      pts: rows.slice(from, to).map((x) => x.pts),
+    });
+  const a = shard('m_part1', 0, 70);
+  const b = shard('m_part2', 70, 200);
+
+  it('disjoint shards score high although their key values do not overlap', () => {
+    const keySim = columnUnionSimilarity(col(a, 'match_id'), col(b, 'match_id'), OPTS);
+    expect(keySim.score).toBeGreaterThan(0.8);
+    const u = scoreUnion(prep(a), prep(b), OPTS);
+    expect(u).not.toBeNull();
+    expect(u!.score).toBeGreaterThanOrEqual(0.8);
+    expect(u!.alignment.map((p) => [p.columnAId, p.columnBId])).toEqual([
+      ['m_part1.match_id', 'm_part2.match_id'],
+      ['m_part1.team', 'm_part2.team'],
+      ['m_part1.pts', 'm_part2.pts'],
+    ]);
+  });
+
+  it('coverage matters: 3 of 10 columns aligned scores low', () => {
+    const wide = makeTable('wide', {
+      match_id: range(1, 10),
+      team: teams.concat(teams),
+      pts: range(1, 10),
+      ...Object.fromEntries(range(1, 7).map((i) => [`extra_${'abcdefg'[i - 1]}`, range(1, 10).map((x) => `${x}`)])),
+    });
+    expect(scoreUnion(prep(a), prep(wide), OPTS)).toBeNull();
+    expect(scoreUnion(prep(a), prep(wide), { ...OPTS, unionMinScore: 0 })!.score).toBeLessThan(0.5);
+  });
+
+  it('generic-only overlap is not a union', () => {
+    const product = makeTable('product', { id: range(1, 30), name: range(1, 30).map((i) => `item ${i}`), price: range(1, 30).map((i) => i * 1.5) });
+    const category = makeTable('category', { id: range(1, 10), name: range(1, 10).map((i) => `cat ${i}`) });
+    expect(scoreUnion(prep(category), prep(product), OPTS)).toBeNull();
+    // Identical all-generic headers need similar table names as well.
+    const genre = makeTable('genre', { id: range(1, 10), name: range(1, 10).map((i) => `genre ${i}`) });
+    expect(scoreUnion(prep(category), prep(genre), OPTS)).toBeNull();
+    const c2 = makeTable('category_part2', { id: range(11, 20), name: range(11, 20).map((i) => `cat ${i}`) });
+    expect(scoreUnion(prep(category), prep(c2), OPTS)!.score).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('type families never align', () => {
+    const t1 = makeTable('t1', { code: range(1, 10) });
+    const t2 = makeTable('t2', { code: range(1, 10).map((i) => `c${i}`) });
+    expect(columnUnionSimilarity(col(t1, 'code'), col(t2, 'code'), OPTS).score).toBe(0);
+  });
+});

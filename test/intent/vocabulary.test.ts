@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { InMemoryVocabulary } from '../../src/intent/vocabulary.js';
+import { WordNetSynonyms } from '../../src/intent/wordnet.js';
+import { schoolLake } from './fixtures/school-lake.js';
+
+describe('InMemoryVocabulary', () => {
+  it('finds values case- and spacing-insensitively, multi-word values included', () => {
+    const vocab = schoolLake();
+    expect(vocab.lookupValue('AIB')).toEqual([{ tableId: 'league.clubs', columnId: 'club_name' }]);
+    expect(vocab.lookupValue(' aib ')).toEqual([{ tableId: 'league.clubs', columnId: 'club_name' }]);
+    expect(vocab.lookupValue('computer   science')).toEqual([{ tableId: 'school.departments', columnId: 'department_name' }]);
+    expect(vocab.lookupValue('history of art')).toHaveLength(1);
+    expect(vocab.lookupValue('Atlantis')).toEqual([]);
+  });
+
+  it('lists every column holding a value', () => {
+    const hits = schoolLake().lookupValue('Bohemians');
+    expect(hits).toEqual(
+      expect.arrayContaining([
+        { tableId: 'league.clubs', columnId: 'club_name' },
+        { tableId: 'league.games', columnId: 'opponent' },
+      ]),
+    );
+    expect(hits).toHaveLength(2);
+  });
+
+  it('does not let callers mutate the index through results', () => {
+    const vocab = schoolLake();
+    vocab.lookupValue('AIB')[0].columnId = 'hacked';
+    expect(vocab.lookupValue('AIB')[0].columnId).toBe('club_name');
+  });
+
+  it('copies tables without their value lists', () => {
+    const vocab = new InMemoryVocabulary([
+      { id: 't', name: 't', columns: [{ id: 'c', name: 'c', logicalType: 'text', values: ['x', 'X', 'y'] }] },
+    ]);
+    expect(vocab.tables[0].columns[0]).toEqual({ id: 'c', name: 'c', logicalType: 'text' });
+    expect(vocab.valueCount).toBe(2);
+  });
+});
+
+describe('WordNetSynonyms', () => {
+  const wn = new WordNetSynonyms();
+  it('gives noun synonyms from the shipped WordNet files', () => {
+    expect(wn.synonyms('pupil')).toContain('student');
+    expect(wn.synonyms('automobile')).toEqual(expect.arrayContaining(['car', 'auto']));
+    expect(wn.synonyms('computer science')).toContain('computing');
+    expect(wn.synonyms('qwertyuiop')).toEqual([]);
+  });
+  it('keeps to the most frequent senses', () => {
+    // "order" is a sense of "club" (a society), but not among order's first senses.
+    expect(new WordNetSynonyms({ maxSenses: 3 }).synonyms('order')).not.toContain('club');
+  });
+  it('knows nouns', () => {
+    expect(wn.isNoun('unicorn')).toBe(true);
+    expect(wn.isNoun('quickly')).toBe(false);
+  });
+});

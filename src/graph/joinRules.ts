@@ -59,14 +59,16 @@ export function joinNameEvidence(f: PreparedColumn, k: PreparedColumn, opts: Gra
 export function evaluateJoin(f: PreparedColumn, k: PreparedColumn, opts: GraphOptions): JoinEdgeCandidate | null {
   if (f.table.table.id === k.table.table.id) return null;
   if (!f.joinEligible || !k.joinEligible || f.family !== k.family || !k.keyLike) return null;
-  const sf = Math.max(1, f.col.distinctEstimate);
-  const sk = Math.max(1, k.col.distinctEstimate);
-  // An intersection is no larger than either set: cap the estimate accordingly.
-  const cFK = Math.min(containment(f.col.minhash, sf, k.col.minhash, sk), sk / sf);
-  if (cFK < opts.joinMinContainment) return null;
+  // Cheap evidence first: most candidate pairs fail here and never need the sketches.
   const name = joinNameEvidence(f, k, opts);
   const specificity = Math.min(f.specificity, k.specificity);
   if (name < opts.nameEvidenceMin && specificity < opts.specificityMin) return null;
+  const sf = Math.max(1, f.col.distinctEstimate);
+  const sk = Math.max(1, k.col.distinctEstimate);
+  if (sk / sf < opts.joinMinContainment) return null;
+  // An intersection is no larger than either set: cap the estimate accordingly.
+  const cFK = Math.min(containment(f.col.minhash, sf, k.col.minhash, sk), sk / sf);
+  if (cFK < opts.joinMinContainment) return null;
   const cKF = Math.min(containment(k.col.minhash, sk, f.col.minhash, sf), sf / sk);
   const w = JOIN_SCORE_WEIGHTS;
   const score =

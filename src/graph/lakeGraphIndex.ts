@@ -99,7 +99,8 @@ export class LakeGraphIndex {
   private readonly edgeKeysByTable = new Map<string, Set<string>>();
 
   constructor(options: Partial<GraphOptions> = {}) {
-    this.options = Object.freeze({ ...DEFAULT_GRAPH_OPTIONS, ...options });
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+    this.options = Object.freeze({ ...DEFAULT_GRAPH_OPTIONS, ...given });
   }
 
   /** Index all tables (in the given order; the resulting edge set does not depend on it). */
@@ -170,8 +171,9 @@ export class LakeGraphIndex {
     }
 
     // Unions: tables with a similar header (LSH over non-generic name tokens), an identical
-    // header, or a specific-value bucket shared with a key-like column (collected above). Tables that share only
-    // generic names are not candidates: such a union scores at most genericOnlyUnionFactor.
+    // header, or a specific-value bucket shared with a key-like column (collected above).
+    // Tables sharing only generic names are not candidates: unless their headers are
+    // identical, such a union scores at most genericOnlyUnionFactor (< unionMinScore).
     for (const key of indexed.headerKeys) for (const h of this.headerIndex.get(key) ?? []) unionCandidates.add(h);
     for (const h of this.headerShapeIndex.get(prepared.headerShape) ?? []) unionCandidates.add(h);
     const newUnions: UnionEdgeCandidate[] = [];

@@ -33,30 +33,35 @@ export class PostingIndex<K> {
   }
 }
 
-/** Bands are numbered < 128 and families < 4, so keys stay below 2^41 (exact in a double). */
-const BAND_SLOTS = 128;
-const FAMILY_SLOTS = 4;
-
-function mixRows(sig: ArrayLike<number>, from: number, rows: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < from + rows; i++) {
-    h ^= sig[i];
-    h = Math.imul(h, 0x01000193) >>> 0;
-    h ^= h >>> 15;
-  }
+/**
+ * Keys are 30-bit integers (fast Map keys): a mix of the band's content, the band number and
+ * the block. A rare hash collision only adds a candidate pair, which verification rejects.
+ */
+function mix(h: number, x: number): number {
+  h ^= x >>> 0;
+  h = Math.imul(h, 0x01000193);
+  h ^= h >>> 15;
   return h >>> 0;
 }
 
+function finishKey(content: number, band: number, block: number): number {
+  let h = mix(0x811c9dc5, content);
+  h = mix(h, band * 8 + block);
+  h = Math.imul(h ^ (h >>> 13), 0x5bd1e995);
+  return (h ^ (h >>> 16)) & 0x3fffffff;
+}
+
 /**
- * MinHash banding keys: band b covers slots [b*rows, (b+1)*rows); with rows = 1 the key is the
- * slot's minimum itself. `block` (a type family, < 4) keeps families in separate buckets.
+ * MinHash banding keys: band b covers slots [b*rows, (b+1)*rows). `block` (a type family)
+ * keeps families in separate buckets.
  */
 export function minhashBandKeys(sig: ArrayLike<number>, bands: number, rows: number, block = 0): number[] {
-  const usable = Math.min(bands, Math.floor(sig.length / rows), BAND_SLOTS);
+  const usable = Math.min(bands, Math.floor(sig.length / rows));
   const keys = new Array<number>(usable);
   for (let b = 0; b < usable; b++) {
-    const v = rows === 1 ? sig[b] >>> 0 : mixRows(sig, b * rows, rows);
-    keys[b] = (v * BAND_SLOTS + b) * FAMILY_SLOTS + block;
+    let content = 0x9747b28c;
+    for (let i = b * rows; i < (b + 1) * rows; i++) content = mix(content, sig[i]);
+    keys[b] = finishKey(content, b, block);
   }
   return keys;
 }
@@ -88,8 +93,8 @@ function hyperplanes(dim: number, count: number): Int8Array[] {
  * 0.85 shares a band with probability ~0.98, at cosine 0.5 ~0.47.
  */
 export function simhashBandKeys(vec: Float64Array, bands: number, bits: number, block = 0): number[] {
-  const usableBands = Math.min(bands, BAND_SLOTS);
-  const usableBits = Math.min(bits, 24);
+  const usableBands = bands;
+  const usableBits = Math.min(bits, 30);
   const planes = hyperplanes(vec.length, usableBands * usableBits);
   const keys = new Array<number>(usableBands);
   for (let b = 0; b < usableBands; b++) {
@@ -100,7 +105,7 @@ export function simhashBandKeys(vec: Float64Array, bands: number, bits: number, 
       for (let i = 0; i < vec.length; i++) s += plane[i] * vec[i];
       code = code * 2 + (s >= 0 ? 1 : 0);
     }
-    keys[b] = (code * BAND_SLOTS + b) * FAMILY_SLOTS + block;
+    keys[b] = finishKey(code, b, block);
   }
   return keys;
 }

@@ -26,6 +26,8 @@ export interface PreparedColumn {
   compactName: string;
   /** Tokens joined with spaces: a cache key for name-only similarities. */
   tokenKey: string;
+  /** Interned number of tokenKey (same name, same number, for this process). */
+  nameId: number;
   family: TypeFamily;
   familyIndex: number;
   keyLike: boolean;
@@ -74,6 +76,15 @@ function normaliseEmbedding(e: ArrayLike<number> | undefined): Float64Array | nu
   return out;
 }
 
+const nameIds = new Map<string, number>();
+
+/** Process-wide number for a column name's token list (keys the name-similarity cache). */
+function internName(tokenKey: string): number {
+  let id = nameIds.get(tokenKey);
+  if (id === undefined) nameIds.set(tokenKey, (id = nameIds.size));
+  return id;
+}
+
 export function prepareTable(table: GraphTable, opts: GraphOptions): PreparedTable {
   const nameTokens = new Set(tokeniseIdentifier(table.name).filter((t) => !/^\p{N}+$/u.test(t)));
   const prepared: PreparedTable = {
@@ -103,6 +114,7 @@ export function prepareTable(table: GraphTable, opts: GraphOptions): PreparedTab
       genericOnly: coreTokens.length === 0,
       compactName: tokenList.join(''),
       tokenKey: tokenList.join(' '),
+      nameId: internName(tokenList.join(' ')),
       family,
       familyIndex: FAMILY_INDEX[family],
       keyLike: isKeyLike(col, opts),

@@ -46,6 +46,19 @@ export function singularise(token: string): string {
  * boundaries (`game_part1` -> game, part, 1).
  */
 export function tokeniseIdentifier(name: string): string[] {
+  const cached = tokenCache.get(name);
+  if (cached) return [...cached];
+  const tokens = tokenise(name);
+  if (tokenCache.size >= TOKEN_CACHE_MAX) tokenCache.clear();
+  tokenCache.set(name, tokens);
+  return [...tokens];
+}
+
+/** Lake headers repeat (`id`, `name`, ...): memoise tokenisation. */
+const tokenCache = new Map<string, string[]>();
+const TOKEN_CACHE_MAX = 100_000;
+
+function tokenise(name: string): string[] {
   const spaced = name
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
     .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')

@@ -88,7 +88,10 @@ export interface GraphOptions {
   unionAlignMin: number;
   /** Union edges below this score are not emitted. */
   unionMinScore: number;
-  /** Multiplier for unions whose alignment rests on generic names only (id, name, ...). */
+  /**
+   * Multiplier for unions whose alignment rests on generic names only (id, name, ...). Keep it
+   * below unionMinScore: candidate generation skips tables that share only generic names.
+   */
   genericOnlyUnionFactor: number;
   /** Value LSH: bands x rows MinHash slots are used (bands * rows <= signature length). */
   valueLshBands: number;
@@ -114,8 +117,8 @@ export const DEFAULT_GRAPH_OPTIONS: Readonly<GraphOptions> = Object.freeze({
   genericOnlyUnionFactor: 0.5,
   valueLshBands: 64,
   valueLshRows: 1,
-  headerLshBands: 32,
-  headerLshRows: 4,
+  headerLshBands: 42,
+  headerLshRows: 3,
   embeddingLshBands: 16,
   embeddingLshBits: 8,
 });

@@ -13,6 +13,8 @@ import type { GraphOptions, UnionAlignment, UnionEdgeCandidate } from './types.j
 export const UNION_COLUMN_WEIGHTS = Object.freeze({ header: 0.6, value: 0.4 });
 /** Value-profile shape alone is weaker evidence than shared values. */
 export const SHAPE_WEIGHT = 0.8;
+/** Shared specific values without a similar name are weaker evidence than both together. */
+export const VALUE_ONLY_WEIGHT = 0.8;
 /** Edit similarity above which two names count as the same word (typos, abbreviations). */
 const EDIT_EVIDENCE_MIN = 0.8;
 
@@ -34,11 +36,12 @@ interface NameSimilarity {
 }
 
 /** Name-only similarities repeat across table pairs (same names everywhere): memoise them. */
-const nameCache = new Map<string, NameSimilarity>();
+const nameCache = new Map<number, NameSimilarity>();
 const NAME_CACHE_MAX = 200_000;
 
 function nameSimilarity(a: PreparedColumn, b: PreparedColumn): NameSimilarity {
-  const key = a.tokenKey < b.tokenKey ? a.tokenKey + '\u0001' + b.tokenKey : b.tokenKey + '\u0001' + a.tokenKey;
+  // Pair key from the two interned name numbers (exact while fewer than 2^26 names).
+  const key = a.nameId < b.nameId ? a.nameId * 67108864 + b.nameId : b.nameId * 67108864 + a.nameId;
   let hit = nameCache.get(key);
   if (hit) return hit;
   const tokens = weightedTokenJaccard(a.tokens, b.tokens);
@@ -107,8 +110,8 @@ function bothSpecific(a: PreparedColumn, b: PreparedColumn, opts: GraphOptions):
 
 /** Upper bound of columnUnionSimilarity from the header alone (value terms taken as 1). */
 function similarityUpperBound(a: PreparedColumn, b: PreparedColumn, header: number, opts: GraphOptions): number {
-  if (bothSpecific(a, b, opts)) return 1;
-  return UNION_COLUMN_WEIGHTS.header * header + UNION_COLUMN_WEIGHTS.value;
+  const blended = UNION_COLUMN_WEIGHTS.header * header + UNION_COLUMN_WEIGHTS.value;
+  return bothSpecific(a, b, opts) ? Math.max(blended, VALUE_ONLY_WEIGHT) : blended;
 }
 
 function completeSimilarity(
@@ -124,7 +127,7 @@ function completeSimilarity(
   const value = Math.max(j, range, SHAPE_WEIGHT * profileShapeSimilarity(a, b));
   const w = UNION_COLUMN_WEIGHTS;
   const blended = w.header * header + w.value * value;
-  const valueOnly = j * Math.min(a.specificity, b.specificity);
+  const valueOnly = VALUE_ONLY_WEIGHT * j * Math.min(a.specificity, b.specificity);
   return {
     score: clamp01(Math.max(blended, valueOnly)),
     header,
@@ -136,7 +139,7 @@ function completeSimilarity(
  * Column-pair similarity for union alignment; 0 across type families.
  *   value   = max(MinHash Jaccard, numeric range overlap, 0.8 * profile shape)
  *   blended = 0.6 * header + 0.4 * value
- *   score   = max(blended, Jaccard * min(specificity a, specificity b))
+ *   score   = max(blended, 0.8 * Jaccard * min(specificity a, specificity b))
  * The second term lets renamed columns with the same specific values align.
  */
 export function columnUnionSimilarity(a: PreparedColumn, b: PreparedColumn, opts: GraphOptions): ColumnUnionMatch {

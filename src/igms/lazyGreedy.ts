@@ -12,7 +12,7 @@
  * An optional `feasible` predicate (e.g. "joins the tables chosen so far") may depend on the
  * picks so far; an infeasible candidate is parked with its bound and reconsidered after the
  * next pick. Picks are identical to plainGreedy's whenever the function is submodular, with
- * ties broken by the lower candidate index in both.
+ * ties (gains within `tieTolerance`) broken by the lower candidate index in both.
  */
 import { IgmsInputError } from './errors.js';
 
@@ -29,6 +29,11 @@ export interface GreedyOptions<C, S> {
   budget: number;
   /** Stop when the best available gain is below this (default 1e-12: stop at no improvement). */
   minGain?: number;
+  /**
+   * Gains within this of the best count as ties and go to the lowest candidate index
+   * (default 1e-12), so rounding noise between symmetric candidates cannot change the picks.
+   */
+  tieTolerance?: number;
   /** Initial state; mutated through `commit` (or replaced by its return value). */
   state: S;
   /** Marginal gain of adding `candidate` to `state`. Must not mutate the state. */
@@ -51,6 +56,7 @@ export interface GreedyResult<C, S> {
 }
 
 const DEFAULT_MIN_GAIN = 1e-12;
+const DEFAULT_TIE_TOLERANCE = 1e-12;
 
 interface HeapEntry {
   index: number;
@@ -81,6 +87,10 @@ class BoundHeap {
       [h[i], h[p]] = [h[p], h[i]];
       i = p;
     }
+  }
+
+  peek(): HeapEntry | undefined {
+    return this.items[0];
   }
 
   pop(): HeapEntry | undefined {
@@ -117,6 +127,7 @@ function checkBudget(budget: number): void {
 export function lazyGreedy<C, S>(candidates: readonly C[], options: GreedyOptions<C, S>): GreedyResult<C, S> {
   checkBudget(options.budget);
   const minGain = options.minGain ?? DEFAULT_MIN_GAIN;
+  const tieTolerance = options.tieTolerance ?? DEFAULT_TIE_TOLERANCE;
   let state = options.state;
   const picks: Array<GreedyPick<C>> = [];
   let evaluations = 0;
@@ -125,39 +136,65 @@ export function lazyGreedy<C, S>(candidates: readonly C[], options: GreedyOption
   candidates.forEach((_, index) => heap.push({ index, bound: Infinity, stamp: -1 }));
   let parked: HeapEntry[] = [];
 
+  const isFeasible = (e: HeapEntry) => !options.feasible || options.feasible(candidates[e.index], e.index, picks, state);
+
   for (;;) {
     if (picks.length >= options.budget) return { picks, state, total, evaluations, stoppedBy: 'budget' };
     const top = heap.pop();
     if (!top) return { picks, state, total, evaluations, stoppedBy: 'exhausted' };
-    const c = candidates[top.index];
-    if (options.feasible && !options.feasible(c, top.index, picks, state)) {
+    if (!isFeasible(top)) {
       parked.push(top);
       continue;
     }
-    if (top.stamp === picks.length) {
-      // Fresh and on top: its gain beats every other candidate's upper bound.
-      if (top.bound < minGain) return { picks, state, total, evaluations, stoppedBy: 'minGain' };
-      const next = options.commit(state, c, top.index);
-      if (next !== undefined) state = next;
-      picks.push({ candidate: c, index: top.index, gain: top.bound });
-      total += top.bound;
-      for (const p of parked) heap.push(p);
-      parked = [];
+    if (top.stamp !== picks.length) {
+      top.bound = options.gainOf(state, candidates[top.index], top.index);
+      top.stamp = picks.length;
+      evaluations++;
+      heap.push(top);
       continue;
     }
-    const g = options.gainOf(state, c, top.index);
-    evaluations++;
-    heap.push({ index: top.index, bound: g, stamp: picks.length });
+    // Fresh and on top: its gain g beats every other candidate's upper bound. Collect every
+    // candidate whose gain is within the tie tolerance of g, then take the lowest index.
+    const best = top.bound;
+    if (best < minGain) return { picks, state, total, evaluations, stoppedBy: 'minGain' };
+    const near: HeapEntry[] = [top];
+    const below: HeapEntry[] = [];
+    for (let e = heap.peek(); e && e.bound >= best - tieTolerance; e = heap.peek()) {
+      heap.pop();
+      if (!isFeasible(e)) {
+        parked.push(e);
+        continue;
+      }
+      if (e.stamp !== picks.length) {
+        e.bound = options.gainOf(state, candidates[e.index], e.index);
+        e.stamp = picks.length;
+        evaluations++;
+      }
+      (e.bound >= best - tieTolerance ? near : below).push(e);
+    }
+    let chosen = near[0];
+    for (const e of near) if (e.index < chosen.index) chosen = e;
+    for (const e of near) if (e !== chosen) heap.push(e);
+    for (const e of below) heap.push(e);
+    const c = candidates[chosen.index];
+    const next = options.commit(state, c, chosen.index);
+    if (next !== undefined) state = next;
+    picks.push({ candidate: c, index: chosen.index, gain: chosen.bound });
+    total += chosen.bound;
+    for (const p of parked) heap.push(p);
+    parked = [];
   }
 }
 
 /**
  * Plain greedy: every round evaluates every feasible unpicked candidate and takes the best
- * (lowest index on ties). Reference implementation for tests and non-submodular objectives.
+ * (lowest index among gains within `tieTolerance` of the best). Reference implementation for
+ * tests, and the right choice for objectives that are not submodular.
  */
 export function plainGreedy<C, S>(candidates: readonly C[], options: GreedyOptions<C, S>): GreedyResult<C, S> {
   checkBudget(options.budget);
   const minGain = options.minGain ?? DEFAULT_MIN_GAIN;
+  const tieTolerance = options.tieTolerance ?? DEFAULT_TIE_TOLERANCE;
   let state = options.state;
   const picks: Array<GreedyPick<C>> = [];
   const picked = new Set<number>();
@@ -165,20 +202,28 @@ export function plainGreedy<C, S>(candidates: readonly C[], options: GreedyOptio
   let total = 0;
   for (;;) {
     if (picks.length >= options.budget) return { picks, state, total, evaluations, stoppedBy: 'budget' };
-    let best = -1;
-    let bestGain = -Infinity;
+    const gains: Array<[number, number]> = [];
+    let max = -Infinity;
     candidates.forEach((c, index) => {
       if (picked.has(index)) return;
       if (options.feasible && !options.feasible(c, index, picks, state)) return;
       const g = options.gainOf(state, c, index);
       evaluations++;
-      if (g > bestGain) {
-        bestGain = g;
-        best = index;
-      }
+      gains.push([index, g]);
+      if (g > max) max = g;
     });
+    // lowest index among the gains within the tie tolerance of the best
+    let best = -1;
+    let bestGain = -Infinity;
+    for (const [index, g] of gains) {
+      if (g >= max - tieTolerance) {
+        best = index;
+        bestGain = g;
+        break;
+      }
+    }
     if (best < 0) return { picks, state, total, evaluations, stoppedBy: 'exhausted' };
-    if (bestGain < minGain) return { picks, state, total, evaluations, stoppedBy: 'minGain' };
+    if (max < minGain) return { picks, state, total, evaluations, stoppedBy: 'minGain' };
     const next = options.commit(state, candidates[best], best);
     if (next !== undefined) state = next;
     picks.push({ candidate: candidates[best], index: best, gain: bestGain });

@@ -540,10 +540,13 @@ export class OfflineExtractor {
       ...attributes.map((a) => new Set(a.columns.map((c) => c.tableId))),
       ...values.filter((v) => v.locations.length > 0).map((v) => new Set(v.locations.map((l) => l.tableId))),
     ];
-    const support = (tableId: string): number => holders.reduce((n, h) => n + (h.has(tableId) ? 1 : 0), 0);
+    // A table holding every attribute/value of the question keeps its match score; one holding
+    // none drops to 80% of it, so same-named tables are told apart by their columns.
+    const support = (tableId: string): number =>
+      holders.length === 0 ? 1 : holders.reduce((n, h) => n + (h.has(tableId) ? 1 : 0), 0) / holders.length;
     for (const e of entities) {
       e.ranked = [...e.tables.entries()]
-        .map(([tableId, m]) => ({ tableId, kind: m.kind, score: round(Math.min(1, m.score + 0.05 * support(tableId))) }))
+        .map(([tableId, m]) => ({ tableId, kind: m.kind, score: round(m.score * (0.8 + 0.2 * support(tableId))) }))
         .sort((a, b) => b.score - a.score || cmp(a.tableId, b.tableId))
         .slice(0, this.maxGroundings);
     }

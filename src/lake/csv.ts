@@ -6,7 +6,9 @@
  *   of a file (profiling, previews, later fusion queries) sniffs the same way.
  * - `ignore_errors=true`: malformed lines (wrong column count, values that do not fit the
  *   sniffed type) are skipped instead of failing the query; profiling counts them through
- *   `store_rejects` and reports them as warnings.
+ *   `store_rejects` and reports them as warnings. `null_padding` is deliberately NOT used:
+ *   with it the sniffer widens the table to the longest ragged line (a bogus extra column)
+ *   and pads short lines silently, so bad lines could no longer be counted.
  * - Encoding: DuckDB reads UTF-8, UTF-16 and Latin-1 natively. Files that are not valid
  *   UTF-8 are read as Latin-1 (every byte sequence is valid Latin-1, so nothing is dropped);
  *   a UTF-16 byte-order mark selects UTF-16.

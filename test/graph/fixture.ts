@@ -116,7 +116,7 @@ export interface LabelledLake {
 }
 
 /**
- * 17 tables. Joins: by name evidence over small dense integer ids (player.club_id -> club.id),
+ * 16 tables. Joins: by name evidence over small dense integer ids (player.club_id -> club.id),
  * by specific values without name evidence (flight.origin -> airport.iata,
  * transfer.acct -> account.account_number). Decoys: sensor (ids 1..50, contained in or
  * containing most other id columns), product/category and club/category (share only

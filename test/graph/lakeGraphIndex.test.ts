@@ -198,7 +198,7 @@ describe('LakeGraphIndex on random lakes', () => {
           expect(JSON.stringify(permuted.allEdges())).toBe(JSON.stringify(LakeGraphIndex.build(tables.slice(1)).allEdges()));
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 100 },
     );
   });
 });

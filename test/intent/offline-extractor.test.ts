@@ -6,6 +6,7 @@ import {
   extractIntentOffline,
   intentAtoms,
   parseIntentGraph,
+  ruleLemmatiser,
 } from '../../src/intent/index.js';
 import { schoolLake } from './fixtures/school-lake.js';
 
@@ -53,6 +54,20 @@ describe('OfflineExtractor', () => {
     const year = tree(graph, 'school.students').attributes.find((a) => a.value);
     expect(year?.grounding?.[0]).toMatchObject({ tableId: 'school.students', columnId: 'enrollment_year' });
     expect(year?.value).toMatchObject({ operator: '>', literal: 2019 });
+  });
+
+  it('puts a number on the column named by the verb next to it, else on a numeric column', () => {
+    const founded = extractor.extract('Which clubs were founded in 1950?').graph;
+    expect(attribute(founded, 'league.clubs', 'founded_year').value).toMatchObject({ operator: '=', literal: 1950 });
+    const older = extractor.extract('How many players are older than 30?').graph;
+    expect(attribute(older, 'league.players', 'age').value).toMatchObject({ operator: '>', literal: 30 });
+  });
+
+  it('works the same with the rule lemmatiser (the fallback when wink cannot load)', () => {
+    const rules = new OfflineExtractor(schoolLake(), { lemmatiser: ruleLemmatiser() });
+    const { graph } = rules.extract('What scores did players of club AIB get in games?');
+    expect(graph.trees.map((t) => t.entity.grounding![0].tableId)).toEqual(['league.players', 'league.clubs', 'league.games']);
+    expect(attribute(graph, 'league.clubs', 'club_name').value).toMatchObject({ literal: 'AIB' });
   });
 
   it('reads "between X and Y" as one between leaf', () => {

@@ -1,0 +1,37 @@
+import type { Logger } from 'pino';
+import type { CatalogDatabase } from '../catalog/database.js';
+import type { Embedder } from '../embed/index.js';
+import type { GrantScope } from './auth/grants.js';
+import type { Principal } from './auth/principal.js';
+import type { ColumnSearcher } from './catalog/columnSearch.js';
+import type { CatalogLoaders } from './catalog/loaders.js';
+import type { CatalogReader } from './catalog/reader.js';
+import type { ApiConfig } from './config.js';
+import type { EngineApi } from './engineApi.js';
+import type { IngestRunner } from './ingestRunner.js';
+import type { SynthesisStore } from './syntheses.js';
+
+/** Long-lived pieces shared by every request. */
+export interface ApiServices {
+  db: CatalogDatabase;
+  engine: EngineApi;
+  embedder: Embedder;
+  config: ApiConfig;
+  log: Logger;
+  searcher: ColumnSearcher;
+  ingests: IngestRunner;
+  syntheses: SynthesisStore;
+  /** The catalog changed through this server: tell the engine and the column search. */
+  catalogChanged(): void;
+}
+
+/** What every resolver gets (`@Ctx()`): one per HTTP request. */
+export interface RequestContext {
+  requestId: string;
+  log: Logger;
+  principal: Principal;
+  scope: GrantScope;
+  reader: CatalogReader;
+  loaders: CatalogLoaders;
+  services: ApiServices;
+}

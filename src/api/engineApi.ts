@@ -1,0 +1,15 @@
+import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from '../engine/types.js';
+import type { IntentGraph } from '../intent/index.js';
+
+/**
+ * What the server needs from the engine (src/engine): it receives one by injection, so tests
+ * can run the API against a stand-in and the CLI against the real thing. Every call gets the
+ * caller's `allowTable`: the engine must never look at, return or explain a table it rejects.
+ */
+export interface EngineApi {
+  intentGraph(question: string, opts: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter; signal?: AbortSignal }): Promise<IntentResult>;
+  synthesize(question: string, opts: AskOptions): Promise<SynthesisResult>;
+  explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter; signal?: AbortSignal }): Promise<ScoreExplanation>;
+  /** The catalog changed (ingest, delete): drop whatever the engine cached about it. */
+  invalidate(): void;
+}

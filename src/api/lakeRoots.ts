@@ -1,0 +1,82 @@
+import { lstat, readdir, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { BadInputError } from '../util/errors.js';
+import { ForbiddenError } from './errors.js';
+
+/**
+ * Confines `ingest(path)` to the configured lake roots (GRAFT_LAKE_ROOTS).
+ *
+ * 1. A relative path is taken relative to each root in turn; an absolute one as it is.
+ * 2. Lexical check: after resolving `.` and `..`, the path must lie in a root, else FORBIDDEN
+ *    (checked before touching the file system, so outside paths are no existence oracle).
+ * 3. The path must exist (BAD_USER_INPUT), and its realpath must still lie in a root's realpath:
+ *    a symlink pointing out of the roots is FORBIDDEN.
+ * 4. For a folder, no symlink inside it may point out of the roots either (the lake walker
+ *    follows symlinks), else FORBIDDEN.
+ */
+
+function within(child: string, root: string): boolean {
+  const rel = path.relative(root, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+async function realRoots(roots: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const r of roots) {
+    const real = await realpath(r).catch(() => null);
+    if (real) out.push(real);
+  }
+  return out;
+}
+
+/** Upper bound on entries inspected for escaping symlinks (a lake bigger than this is refused). */
+const MAX_SCAN_ENTRIES = 200_000;
+
+async function findEscapingSymlink(dir: string, roots: string[]): Promise<string | null> {
+  const stack = [dir];
+  let seen = 0;
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (++seen > MAX_SCAN_ENTRIES) throw new BadInputError(`lake folder has more than ${MAX_SCAN_ENTRIES} entries`);
+      const full = path.join(current, e.name);
+      if (e.isSymbolicLink()) {
+        const target = await realpath(full).catch(() => null);
+        // A dangling link is skipped by the walker; one resolving outside the roots is an escape.
+        if (target && !roots.some((r) => within(target, r))) return full;
+      } else if (e.isDirectory()) {
+        stack.push(full);
+      }
+    }
+  }
+  return null;
+}
+
+/** Returns the real, confined path to ingest; throws BadInputError / ForbiddenError. */
+export async function confineLakePath(input: string, roots: string[]): Promise<string> {
+  const raw = input.trim();
+  if (raw === '' || raw.includes('\u0000')) throw new BadInputError('path must be a non-empty path', { field: 'path' });
+  if (roots.length === 0) throw new ForbiddenError('no lake roots are configured (GRAFT_LAKE_ROOTS): ingest is disabled');
+  const candidates = path.isAbsolute(raw) ? [path.resolve(raw)] : roots.map((r) => path.resolve(r, raw));
+  const inside = candidates.filter((c) => roots.some((r) => within(c, r)));
+  if (inside.length === 0) throw new ForbiddenError('path is outside the configured lake roots', { field: 'path' });
+
+  const reals = await realRoots(roots);
+  for (const candidate of inside) {
+    const st = await lstat(candidate).catch(() => null);
+    if (!st) continue;
+    const real = await realpath(candidate).catch(() => null);
+    if (!real) continue;
+    if (!reals.some((r) => within(real, r))) throw new ForbiddenError('path resolves (through a symlink) outside the configured lake roots', { field: 'path' });
+    const realStat = await lstat(real);
+    if (realStat.isDirectory()) {
+      const escape = await findEscapingSymlink(real, reals);
+      if (escape) {
+        throw new ForbiddenError(`the lake contains a symlink pointing outside the configured lake roots: ${path.relative(real, escape)}`, { field: 'path' });
+      }
+    }
+    return real;
+  }
+  throw new BadInputError(`path does not exist: ${raw}`, { field: 'path' });
+}

@@ -1,0 +1,133 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { buildBenchLake, DEFAULT_SEED } from '../../bench/buildLake.js';
+import { BASELINE_METHODS, retrievalMethodNames } from '../../bench/methods.js';
+import { DEFAULT_BUDGETS, runBench, writeBenchmarksMarkdown, type BenchResults } from '../../bench/run.js';
+import { BadInputError } from '../../util/errors.js';
+
+function intList(flag: string) {
+  return (v: string): number[] => {
+    const xs = v.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+    if (xs.length === 0 || xs.some((x) => !Number.isInteger(x) || x <= 0)) {
+      throw new BadInputError(`${flag} must be a comma-separated list of positive integers, not '${v}'`, { field: flag });
+    }
+    return xs;
+  };
+}
+
+function positiveInt(flag: string) {
+  return (v: string): number => {
+    const x = Number(v);
+    if (!Number.isInteger(x) || x < 0) throw new BadInputError(`${flag} must be a non-negative integer, not '${v}'`, { field: flag });
+    return x;
+  };
+}
+
+/** The summary a terminal reader wants: one line per method x budget. */
+export function printBenchSummary(r: BenchResults, out = process.stdout): void {
+  out.write(`${r.dataset}: ${r.questions} questions (${r.multiTableQuestions} with >= 2 gold base tables), intent ${r.intent}\n`);
+  out.write('method    L   | all: R     P     F1    Suf   | >=2: R     P     F1    Suf   | p50 ms  p95 ms\n');
+  for (const s of r.summary) {
+    const f = (x: number) => x.toFixed(3);
+    out.write(
+      `${s.method.padEnd(9)} ${String(s.budget).padStart(3)} | ${f(s.all.recall)} ${f(s.all.precision)} ${f(s.all.f1)} ${f(s.all.sufficiency)} | ` +
+        `${f(s.multi.recall)} ${f(s.multi.precision)} ${f(s.multi.f1)} ${f(s.multi.sufficiency)} | ${s.latencyMs.p50.toFixed(2).padStart(6)} ${s.latencyMs.p95.toFixed(2).padStart(7)}\n`,
+    );
+  }
+  if (r.index.missingLakeTables.length > 0) {
+    out.write(`warning: ${r.index.missingLakeTables.length} lake tables missing from the catalog (${r.index.questionsWithMissingGold} questions affected)\n`);
+  }
+  if (r.outFile) out.write(`results: ${r.outFile}\n`);
+}
+
+export function registerBenchCommands(program: Command): void {
+  const bench = program.command('bench').description('retrieval benchmark: build a pooled lake with gold sets, run methods over it');
+
+  bench
+    .command('build')
+    .description('pool every table of every SQLite database into one folder of Parquet files (some split into shards) + gold.json + manifest.json')
+    .requiredOption('--dbs <dir>', 'folder of databases (<db>/<db>.sqlite or <db>.sqlite)')
+    .requiredOption('--questions <file>', 'questions JSON (Spider/BIRD dev.json: question, db_id, query|sql)')
+    .requiredOption('--out <dir>', 'output folder (e.g. lakes/spider; emptied of an earlier build)')
+    .option('--seed <n>', 'random seed of the shard draws', positiveInt('--seed'), DEFAULT_SEED)
+    .action(async (opts: { dbs: string; questions: string; out: string; seed: number }) => {
+      const r = await buildBenchLake({
+        dbsDir: opts.dbs,
+        questionsFile: opts.questions,
+        outDir: opts.out,
+        seed: opts.seed,
+        onProgress: (done, total) => {
+          if (done % 20 === 0 || done === total) process.stderr.write(`  ${done}/${total} databases\n`);
+        },
+      });
+      const c = r.manifest.counts;
+      process.stdout.write(
+        `lake ${r.outDir} (seed ${r.manifest.seed}, ${(r.elapsedMs / 1000).toFixed(1)} s)\n` +
+          `  ${c.databases} databases, ${c.baseTables} base tables, ${c.splitTables} split into ${c.shards} shards -> ${c.lakeTables} lake tables, ${c.rows.toLocaleString('en')} rows\n` +
+          `  ${c.visibleNames} distinct visible names, ${c.namesInSeveralDatabases} in 2+ databases\n` +
+          `  questions: ${c.questionsUsed} used, ${c.questionsSkipped} skipped ${JSON.stringify(r.gold.skipped.byDb)}, ${c.questionsMultiTable} with >= 2 gold base tables; ` +
+          `mean gold ${c.meanGoldBase.toFixed(2)} base = ${c.meanGoldLake.toFixed(2)} lake tables\n`,
+      );
+      if (r.gold.unknownReferences.length > 0) {
+        process.stdout.write(`  ${r.gold.unknownReferences.length} questions name tables their database lacks (see gold.json unknownReferences)\n`);
+      }
+    });
+
+  bench
+    .command('run')
+    .description('run retrieval methods x budgets over every question of a bench lake and report R/P/F1/Sufficiency')
+    .requiredOption('--lake <dir>', 'a lake built by `graft bench build`')
+    .option('--questions <file>', 'questions JSON (gold derived from it and the lake manifest)')
+    .option('--gold <file>', 'gold.json (default <lake>/gold.json)')
+    .option('--budgets <list>', 'table budgets L', intList('--budgets'), DEFAULT_BUDGETS)
+    .option('--methods <list>', `methods (known: ${BASELINE_METHODS.join(', ')} + registered ones)`, (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean), [...BASELINE_METHODS])
+    .option('--intent <spec>', 'offline | decomp:<file> | llm (passed to methods, recorded with each row)', 'offline')
+    .option('--limit <n>', 'only the first N questions (smoke run)', positiveInt('--limit'))
+    .option('--out <file>', 'results JSON (default bench/out/<lake>-<intent>-<time>.json)')
+    .option('--catalog <dir>', "catalog (PGlite dir or 'memory://'; default <lake>/.graft-db; 'env' = DATABASE_URL / GRAFT_HOME)")
+    .option('--reingest', 'ingest the lake even when the catalog already holds it')
+    .option('--markdown <file>', 'update this BENCHMARKS.md section (docs/BENCHMARKS.md by default for full runs)')
+    .option('--no-markdown', 'do not touch docs/BENCHMARKS.md')
+    .action(
+      async (opts: {
+        lake: string; questions?: string; gold?: string; budgets: number[]; methods: string[]; intent: string; limit?: number;
+        out?: string; catalog?: string; reingest?: boolean; markdown?: string | boolean;
+      }) => {
+        if (opts.questions && opts.gold) throw new BadInputError('give --questions or --gold, not both', { field: '--gold' });
+        const known = new Set(retrievalMethodNames());
+        const unknown = opts.methods.filter((m) => !known.has(m));
+        if (unknown.length > 0) throw new BadInputError(`unknown method(s) ${unknown.join(', ')} (known: ${[...known].join(', ')})`, { field: '--methods' });
+        let db;
+        if (opts.catalog === 'env') {
+          const { openCatalog } = await import('../../catalog/index.js');
+          db = await openCatalog();
+        }
+        try {
+          const results = await runBench({
+            lakeDir: opts.lake,
+            questionsFile: opts.questions,
+            goldFile: opts.gold,
+            budgets: opts.budgets,
+            methods: opts.methods,
+            intent: opts.intent,
+            limit: opts.limit,
+            outFile: opts.out,
+            db,
+            catalogDir: opts.catalog && opts.catalog !== 'env' ? opts.catalog : undefined,
+            ingest: opts.reingest ? 'always' : 'missing',
+            command: `graft ${process.argv.slice(2).join(' ')}`,
+            onProgress: (m) => process.stderr.write(`  ${m}\n`),
+          });
+          printBenchSummary(results);
+          // Smoke runs never overwrite the published figures unless a file is named explicitly.
+          const md = typeof opts.markdown === 'string' ? opts.markdown : opts.markdown !== false && opts.limit === undefined ? 'docs/BENCHMARKS.md' : null;
+          if (md) {
+            const section = writeBenchmarksMarkdown(results, path.resolve(md));
+            process.stdout.write(`updated ${md} (section bench:${section})\n`);
+          }
+        } finally {
+          await db?.close();
+        }
+      },
+    );
+}

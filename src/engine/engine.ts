@@ -1,0 +1,285 @@
+import type { CatalogDatabase } from '../catalog/database.js';
+import { columnEmbeddingText, embedQuery, type Embedder } from '../embed/index.js';
+import { countFusion, planFusion, previewFusion, type FusionInput, type FusionPlan, type ValueFilter } from '../fusion/index.js';
+import { explainIgms, pieceObjective } from '../igms/index.js';
+import { isCorpusFitted } from '../ingest/refreshEmbeddings.js';
+import {
+  intentAtoms,
+  LlmIntentExtractor,
+  llmConfigFromEnv,
+  OfflineExtractor,
+  parseIntentGraph,
+  type IntentAtom,
+  type IntentGraph,
+} from '../intent/index.js';
+import {
+  DEFAULT_SEARCH_OPTIONS,
+  LakeSnapshot,
+  labelTokens,
+  searchSynthesis,
+  SupportScorer,
+  SynthesisModel,
+  type AtomContext,
+  type ValueFunction,
+} from '../search/index.js';
+import { BadInputError, NotFoundError } from '../util/errors.js';
+import type { FusionPlanSummary } from './fusionSummary.js';
+import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from './types.js';
+
+export const MAX_BUDGET = 100;
+export const MAX_BEAM = 64;
+
+export interface EngineApi {
+  intentGraph(question: string, opts?: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter }): Promise<IntentResult>;
+  synthesize(question: string, opts?: AskOptions): Promise<SynthesisResult>;
+  explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter }): Promise<ScoreExplanation>;
+  /** Drops the in-memory snapshot (call after an ingest or delete). */
+  invalidate(): void;
+  /** Registers a value function under a name (`AskOptions.valueFunction`). */
+  registerValueFunction(fn: ValueFunction): void;
+  snapshot(allow?: TableFilter): Promise<LakeSnapshot>;
+}
+
+interface View {
+  snapshot: LakeSnapshot;
+  extractor: OfflineExtractor;
+}
+
+/**
+ * The GRAFT engine over one catalog: loads the lake graph and embeddings once into memory
+ * (reloaded after `invalidate`), and answers questions without touching the database.
+ */
+export function createEngine(db: CatalogDatabase, embedder: Embedder): EngineApi {
+  let base: Promise<LakeSnapshot> | null = null;
+  const views = new Map<string, Promise<View>>();
+  const valueFunctions = new Map<string, ValueFunction>([['heuristic', DEFAULT_SEARCH_OPTIONS.valueFunction]]);
+
+  const loadBase = () => {
+    if (!base) {
+      base = (async () => {
+        const snap = await LakeSnapshot.load(db);
+        if (isCorpusFitted(embedder)) {
+          // Questions must be embedded with the IDF statistics the column vectors were made with.
+          embedder.fit(snap.tables.flatMap((t) => t.columns.map((c) => columnEmbeddingText(t.name, c))));
+        }
+        return snap;
+      })();
+      base.catch(() => {
+        base = null;
+      });
+    }
+    return base;
+  };
+
+  // One view per distinct visible table set (grants); the extractor's indexes are built per view.
+  const view = async (allow?: TableFilter): Promise<View> => {
+    const snap = await loadBase();
+    const restricted = snap.restrict(allow);
+    const key = allow ? restricted.tables.map((t) => t.id).join(',') : '*';
+    let v = views.get(key);
+    if (!v) {
+      v = Promise.resolve({ snapshot: restricted, extractor: new OfflineExtractor(restricted.vocabulary()) });
+      views.set(key, v);
+      if (views.size > 64) views.delete(views.keys().next().value!);
+    }
+    return v;
+  };
+
+  const extract = async (question: string, v: View, extractor: 'offline' | 'llm' = 'offline'): Promise<IntentResult> => {
+    const started = performance.now();
+    if (extractor === 'llm') {
+      const config = llmConfigFromEnv();
+      if (!config) throw new BadInputError('extractor LLM needs GRAFT_LLM_BASE_URL and GRAFT_LLM_MODEL');
+      const llm = new LlmIntentExtractor({ ...config, fallback: v.extractor });
+      const r = await llm.extract(question);
+      return { graph: r.graph, source: r.source, warnings: r.warnings, elapsedMs: performance.now() - started };
+    }
+    const r = v.extractor.extract(question);
+    return { graph: r.graph, source: 'offline', warnings: r.warnings, elapsedMs: performance.now() - started };
+  };
+
+  const modelFor = async (graph: IntentGraph, snapshot: LakeSnapshot): Promise<{ model: SynthesisModel; atoms: IntentAtom[] }> => {
+    const atoms = intentAtoms(graph);
+    const index = new Map(atoms.map((a, i) => [a.id, i]));
+    const labels = atoms.map((a) => (a.kind === 'relation' ? '' : a.label));
+    const vectors = await embedder.embed(labels.map((l) => l || ' '));
+    const contexts: AtomContext[] = atoms.map((atom, i) => {
+      const groundedTables = new Map<string, number>();
+      for (const g of atom.grounding) {
+        if (!snapshot.tableById.has(g.tableId)) continue;
+        groundedTables.set(g.tableId, Math.max(groundedTables.get(g.tableId) ?? 0, g.score));
+      }
+      return {
+        atom,
+        tokens: labelTokens(atom.label),
+        embedding: atom.kind === 'relation' || snapshot.embedderId !== embedder.id ? null : vectors[i],
+        groundedTables,
+        parent: atom.kind === 'attribute' || atom.kind === 'value' ? (index.get(atom.parentIds[0]) ?? -1) : -1,
+      };
+    });
+    const scorer = new SupportScorer(snapshot, contexts);
+    return { model: new SynthesisModel(snapshot, atoms, scorer), atoms };
+  };
+
+  const engine: EngineApi = {
+    snapshot: async (allow) => (await view(allow)).snapshot,
+
+    invalidate() {
+      base = null;
+      views.clear();
+    },
+
+    registerValueFunction(fn) {
+      valueFunctions.set(fn.name, fn);
+    },
+
+    async intentGraph(question, opts = {}) {
+      checkQuestion(question);
+      return extract(question, await view(opts.allowTable), opts.extractor);
+    },
+
+    async synthesize(question, opts = {}) {
+      const started = performance.now();
+      if (!opts.intent) checkQuestion(question);
+      const budget = opts.budget ?? 10;
+      const beamWidth = opts.beamWidth ?? DEFAULT_SEARCH_OPTIONS.beamWidth;
+      if (!Number.isInteger(budget) || budget < 0 || budget > MAX_BUDGET) {
+        throw new BadInputError(`budget must be an integer in 0..${MAX_BUDGET} (got ${budget})`, { field: 'budget' });
+      }
+      if (!Number.isInteger(beamWidth) || beamWidth < 1 || beamWidth > MAX_BEAM) {
+        throw new BadInputError(`beamWidth must be an integer in 1..${MAX_BEAM} (got ${beamWidth})`, { field: 'beamWidth' });
+      }
+      const valueFunction = valueFunctions.get(opts.valueFunction ?? 'heuristic');
+      if (!valueFunction) throw new BadInputError(`unknown value function "${opts.valueFunction}"`, { field: 'valueFunction' });
+      const v = await view(opts.allowTable);
+      const intent: IntentResult = opts.intent
+        ? { graph: v.extractor.ground(parseIntentGraph(opts.intent)), source: 'given', warnings: [], elapsedMs: 0 }
+        : await extract(question, v, opts.extractor);
+      const { model, atoms } = await modelFor(intent.graph, v.snapshot);
+      const outcome = await searchSynthesis(model, { budget, beamWidth, valueFunction, strategy: opts.strategy ?? 'beam' });
+      const warnings = [...intent.warnings];
+      if (v.snapshot.tables.length === 0) warnings.push('the catalog holds no tables you may read: ingest a lake first');
+      else if (outcome.tables.length === 0) warnings.push('no table in the catalog matches the question');
+      const chosenIds = outcome.tables.map((t) => t.id);
+      const fusionInput = buildFusionInput(v.snapshot, chosenIds, atoms);
+      const plan = planFusion(fusionInput);
+      const result: SynthesisResult = {
+        question,
+        intent,
+        tables: outcome.tables.map((t) => {
+          const table = v.snapshot.tableById.get(t.id)!;
+          return { id: t.id, name: table.name, uri: table.uri, role: t.role, atoms: t.atoms.map((j) => atoms[j].id), gain: t.gain };
+        }),
+        plan: summarisePlan(plan, v.snapshot),
+        score: outcome.utility,
+        unsupportedAtoms: unsupported(model, chosenIds, atoms),
+        elapsedMs: 0,
+        warnings: [...warnings, ...plan.warnings],
+      };
+      if (opts.preview && opts.preview > 0 && plan.executable && plan.sql) {
+        const p = await previewFusion(plan, opts.preview);
+        result.preview = { columns: p.columns, rows: p.rows };
+      }
+      result.elapsedMs = performance.now() - started;
+      return result;
+    },
+
+    async explain(args) {
+      const v = await view(args.allowTable);
+      for (const id of args.tableIds) {
+        if (!v.snapshot.tableById.has(id)) throw new NotFoundError(`table ${id} not found`, { field: 'tables' });
+      }
+      let graph: IntentGraph;
+      const warnings: string[] = [];
+      if (args.intent) graph = v.extractor.ground(parseIntentGraph(args.intent));
+      else if (args.question) {
+        checkQuestion(args.question);
+        const r = await extract(args.question, v);
+        graph = r.graph;
+        warnings.push(...r.warnings);
+      } else throw new BadInputError('explain needs a question or an intent graph', { field: 'question' });
+      const { model, atoms } = await modelFor(graph, v.snapshot);
+      const units = model.units(args.tableIds);
+      const objective = pieceObjective(units, atoms.length, { prior: model.prior, contentNoise: model.options.contentNoise });
+      const ex = explainIgms(objective, units.map((_, i) => i), { atomIds: atoms.map((a) => a.id) });
+      const name = (id: string) => v.snapshot.tableById.get(id)?.name ?? id;
+      return {
+        tableIds: args.tableIds,
+        score: ex.value,
+        atoms: atoms.map((a, j) => ({
+          atomId: a.id,
+          kind: a.kind,
+          label: a.label,
+          support: ex.atomSupport[j]?.maxUnitSupport ?? 0,
+          supportedBy: args.tableIds.filter((_, i) => units[i].support[j] >= model.options.witnessThreshold),
+        })),
+        tables: ex.unitContributions.map((u, i) => ({
+          tableId: args.tableIds[i],
+          name: name(args.tableIds[i]),
+          marginalGain: u.greedyGain,
+          leaveOneOutLoss: u.leaveOneOutLoss,
+        })),
+        redundancy: ex.redundantPairs.map((p) => ({ tableA: p.a, tableB: p.b, rho: p.redundancy })),
+        determinant: { atoms: ex.atoms, logDetPrior: ex.logDetPrior, logDetPosterior: ex.logDetPosterior },
+        unsupportedAtoms: ex.unsupportedAtoms,
+        warnings,
+      };
+    },
+  };
+  return engine;
+}
+
+function checkQuestion(question: string): void {
+  if (typeof question !== 'string' || question.trim() === '') throw new BadInputError('question must be a non-empty string', { field: 'question' });
+  if (question.length > 2000) throw new BadInputError('question is longer than 2000 characters', { field: 'question' });
+}
+
+function unsupported(model: SynthesisModel, tables: string[], atoms: IntentAtom[]): string[] {
+  const covered = model.coverage(tables);
+  const realised = new Set(model.realisations(tables).map((r) => r.atomIndex));
+  return atoms
+    .map((a, j) => ({ a, j }))
+    .filter(({ a, j }) => (a.kind === 'relation' ? !realised.has(j) : covered[j] < model.options.witnessThreshold))
+    .map(({ a }) => a.id);
+}
+
+/** The fusion layer's input for a chosen set: its tables, the edges among them, value filters. */
+export function buildFusionInput(snapshot: LakeSnapshot, tableIds: string[], atoms: IntentAtom[]): FusionInput {
+  const chosen = new Set(tableIds);
+  const tables = tableIds.map((id) => {
+    const t = snapshot.tableById.get(id)!;
+    return { id: t.id, name: t.name, uri: t.uri, format: t.format, columns: t.columns.map((c) => ({ id: c.id, name: c.name, logicalType: c.logicalType })) };
+  });
+  const filters: ValueFilter[] = [];
+  for (const a of atoms) {
+    if (a.kind !== 'value' || a.operator === undefined || a.literal === undefined) continue;
+    const g = a.grounding
+      .filter((x) => x.columnId && chosen.has(x.tableId))
+      .sort((x, y) => y.score - x.score)[0];
+    if (g?.columnId) filters.push({ columnId: g.columnId, operator: a.operator, literal: a.literal });
+  }
+  return {
+    tables,
+    joins: snapshot.joins.filter((j) => chosen.has(j.fromTableId) && chosen.has(j.toTableId)),
+    unions: snapshot.unions.filter((u) => chosen.has(u.tableAId) && chosen.has(u.tableBId)),
+    filters,
+  };
+}
+
+function summarisePlan(plan: FusionPlan, snapshot: LakeSnapshot): FusionPlanSummary {
+  const tableName = (id: string) => snapshot.tableById.get(id)?.name ?? id;
+  return {
+    joinSteps: plan.joinSteps.map((s) => ({
+      left: { table: tableName(s.leftColumn.tableId), column: s.leftColumn.name },
+      right: { table: tableName(s.rightColumn.tableId), column: s.rightColumn.name },
+      score: s.score,
+      containment: s.containment,
+    })),
+    unionGroups: plan.unionGroups.filter((g) => g.tableIds.length > 1).map((g) => ({ tables: g.tableIds.map(tableName), columns: g.columnMapping.map((c) => c.name) })),
+    sql: plan.sql,
+    executable: plan.executable,
+    warnings: plan.warnings,
+  };
+}
+
+export { countFusion };

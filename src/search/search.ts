@@ -1,0 +1,154 @@
+import { beamSearch } from './beamSearch.js';
+import { exactSearch } from './exact.js';
+import { anchorRegion } from './region.js';
+import { lazyRerank } from './rerank.js';
+import type { RelationRealisation, SynthesisModel } from './synthesisModel.js';
+import { HeuristicValueFunction, type ValueFunction } from './valueFunction.js';
+
+export interface SearchOptions {
+  budget: number;
+  beamWidth: number;
+  strategy: 'beam' | 'exact';
+  valueFunction: ValueFunction;
+  anchorsPerAtom: number;
+  lookaheadHops: number;
+  maxRegionTables: number;
+  minGain: number;
+  shardThreshold: number;
+  maxActionsPerState: number;
+  exactMaxTables: number;
+}
+
+export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
+  budget: 10,
+  beamWidth: 8,
+  strategy: 'beam',
+  valueFunction: new HeuristicValueFunction(),
+  anchorsPerAtom: 5,
+  lookaheadHops: 2,
+  maxRegionTables: 300,
+  minGain: 0.01,
+  shardThreshold: 0.7,
+  maxActionsPerState: 24,
+  exactMaxTables: 14,
+};
+
+export type SearchedRole = 'witness' | 'bridge' | 'shard';
+
+export interface SearchedTable {
+  id: string;
+  role: SearchedRole;
+  /** Atom indices it supports (witness/shard) or relation atoms it bridges. */
+  atoms: number[];
+  gain: number;
+}
+
+export interface SearchOutcome {
+  tables: SearchedTable[];
+  utility: number;
+  realisations: RelationRealisation[];
+  regionSize: number;
+  seeds: string[];
+  evaluations: number;
+  stoppedBy: string;
+}
+
+/** Algorithm 3: anchor region -> value-guided beam search -> exact IGMS rerank (or GRAFT-Exact). */
+export async function searchSynthesis(model: SynthesisModel, partial: Partial<SearchOptions> = {}): Promise<SearchOutcome> {
+  const opts = { ...DEFAULT_SEARCH_OPTIONS, ...partial };
+  const budget = Math.max(0, Math.floor(opts.budget));
+  const empty: SearchOutcome = { tables: [], utility: 0, realisations: [], regionSize: 0, seeds: [], evaluations: 0, stoppedBy: 'empty' };
+  if (budget === 0 || model.snapshot.tables.length === 0 || model.numAtoms === 0) return empty;
+  const region = anchorRegion(model, {
+    anchorsPerAtom: opts.anchorsPerAtom,
+    hops: Math.min(Math.max(budget - 1, 0), opts.lookaheadHops),
+    maxTables: opts.maxRegionTables,
+  });
+  if (region.seeds.length === 0) return { ...empty, stoppedBy: 'no-anchors' };
+
+  let chosen: string[];
+  let gains: Map<string, number>;
+  let evaluations = 0;
+  let stoppedBy: string;
+  if (opts.strategy === 'exact') {
+    const ranked = [...region.tables].sort((a, b) => (region.relevance.get(b) ?? 0) - (region.relevance.get(a) ?? 0) || model.snapshot.compare(a, b));
+    const r = exactSearch(model, ranked, { budget, minGain: opts.minGain, maxTables: opts.exactMaxTables });
+    chosen = r.tables;
+    evaluations = r.evaluated;
+    stoppedBy = 'exact';
+    gains = greedyOrderGains(model, chosen);
+  } else {
+    const beam = await beamSearch(model, region, opts.valueFunction, {
+      budget,
+      beamWidth: Math.max(1, opts.beamWidth),
+      lookaheadHops: opts.lookaheadHops,
+      shardThreshold: opts.shardThreshold,
+      maxActionsPerState: opts.maxActionsPerState,
+    });
+    const pool = [...new Set(beam.states.flatMap((s) => s.tables))];
+    const r = lazyRerank(model, pool, { budget, minGain: opts.minGain, shardThreshold: opts.shardThreshold });
+    evaluations = beam.evaluations + r.evaluations;
+    chosen = r.tables;
+    stoppedBy = r.stoppedBy;
+    gains = new Map();
+    for (const p of r.picks) for (const t of p.tables) gains.set(t, p.gain / p.tables.length);
+  }
+  const realisations = model.realisations(chosen);
+  return {
+    tables: describeRoles(model, chosen, realisations, gains, opts.shardThreshold),
+    utility: model.utility(chosen),
+    realisations,
+    regionSize: region.tables.size,
+    seeds: region.seeds,
+    evaluations,
+    stoppedBy,
+  };
+}
+
+function greedyOrderGains(model: SynthesisModel, tables: string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const rest = [...tables];
+  const cur: string[] = [];
+  let u = 0;
+  while (rest.length > 0) {
+    let bestI = 0;
+    let bestU = -Infinity;
+    rest.forEach((t, i) => {
+      const v = model.utility([...cur, t]);
+      if (v > bestU) {
+        bestU = v;
+        bestI = i;
+      }
+    });
+    const [t] = rest.splice(bestI, 1);
+    cur.push(t);
+    out.set(t, bestU - u);
+    u = bestU;
+  }
+  return out;
+}
+
+function describeRoles(
+  model: SynthesisModel,
+  tables: string[],
+  realisations: RelationRealisation[],
+  gains: Map<string, number>,
+  shardThreshold: number,
+): SearchedTable[] {
+  const tau = model.options.witnessThreshold;
+  return tables.map((id) => {
+    const row = model.row(id);
+    const supported = model.nodeAtoms.filter((j) => row[j] >= tau);
+    const bridged = realisations.filter((r) => r.path.includes(id)).map((r) => r.atomIndex);
+    let role: SearchedRole = supported.length > 0 ? 'witness' : 'bridge';
+    if (role === 'witness') {
+      // A table unioned to an earlier-chosen witness that covers the same atoms is a shard/copy of it.
+      const earlier = tables.slice(0, tables.indexOf(id));
+      const shardOf = model.snapshot
+        .neighbours(id)
+        .find((n) => n.kind === 'union' && n.score >= shardThreshold && earlier.includes(n.tableId));
+      if (shardOf) role = 'shard';
+    }
+    return { id, role, atoms: role === 'bridge' ? bridged : [...supported, ...bridged], gain: gains.get(id) ?? 0 };
+  });
+}

@@ -1,0 +1,198 @@
+import path from 'node:path';
+import type { CatalogDatabase } from '../catalog/database.js';
+import { parseVectorLiteral } from '../catalog/vector.js';
+import type { TableFilter } from '../engine/types.js';
+import { InMemoryVocabulary, type InMemoryVocabularyTable } from '../intent/index.js';
+import type { LakeFormat } from '../lake/types.js';
+
+export interface SnapshotColumn {
+  id: string;
+  tableId: string;
+  name: string;
+  ordinal: number;
+  logicalType: string;
+  uniqueness: number;
+  distinctEstimate: number;
+  sampleValues: string[];
+  topValues: string[];
+  minhash: number[];
+  embedding: Float32Array | null;
+}
+
+export interface SnapshotTable {
+  id: string;
+  name: string;
+  uri: string;
+  format: LakeFormat;
+  /** Basename of the lake root the table came from (what API grants match against). */
+  sourceRoot: string;
+  rowCount: number;
+  columns: SnapshotColumn[];
+}
+
+export interface SnapshotJoin {
+  fromColumnId: string;
+  toColumnId: string;
+  fromTableId: string;
+  toTableId: string;
+  score: number;
+  containmentFromTo: number;
+  containmentToFrom: number;
+}
+
+export interface SnapshotUnion {
+  tableAId: string;
+  tableBId: string;
+  score: number;
+  alignment: { columnAId: string; columnBId: string; score: number }[];
+}
+
+/** One neighbour of a table in the lake graph, with the strongest edge that links them. */
+export interface Neighbour {
+  tableId: string;
+  kind: 'join' | 'union';
+  score: number;
+}
+
+/**
+ * The catalog held in memory for question answering: tables, columns with embeddings, and the
+ * join/union graph with adjacency lists. Loaded once and reused across questions (the search
+ * must not touch the database per question); `restrict` gives the view a caller may see.
+ */
+export class LakeSnapshot {
+  readonly tableById = new Map<string, SnapshotTable>();
+  readonly columnById = new Map<string, SnapshotColumn>();
+  readonly adjacency = new Map<string, Neighbour[]>();
+  /** Position of each table in uri order: ties break on it, so answers do not depend on generated ids. */
+  readonly rank = new Map<string, number>();
+  private vocabularyCache?: InMemoryVocabulary;
+
+  constructor(
+    readonly tables: SnapshotTable[],
+    readonly joins: SnapshotJoin[],
+    readonly unions: SnapshotUnion[],
+    readonly embedderId: string | null,
+  ) {
+    [...tables].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0)).forEach((t, i) => this.rank.set(t.id, i));
+    for (const t of tables) {
+      this.tableById.set(t.id, t);
+      this.adjacency.set(t.id, []);
+      for (const c of t.columns) this.columnById.set(c.id, c);
+    }
+    const best = new Map<string, Neighbour>();
+    const link = (a: string, b: string, kind: 'join' | 'union', score: number) => {
+      const key = `${a}|${b}`;
+      const cur = best.get(key);
+      // A union edge describes the closer relation (same schema) and wins over a join of equal score.
+      if (!cur || score > cur.score || (kind === 'union' && cur.kind === 'join' && score >= cur.score * 0.9)) {
+        best.set(key, { tableId: b, kind, score });
+      }
+    };
+    for (const j of joins) {
+      if (!this.tableById.has(j.fromTableId) || !this.tableById.has(j.toTableId)) continue;
+      link(j.fromTableId, j.toTableId, 'join', j.score);
+      link(j.toTableId, j.fromTableId, 'join', j.score);
+    }
+    for (const u of unions) {
+      if (!this.tableById.has(u.tableAId) || !this.tableById.has(u.tableBId)) continue;
+      link(u.tableAId, u.tableBId, 'union', u.score);
+      link(u.tableBId, u.tableAId, 'union', u.score);
+    }
+    for (const [key, n] of best) this.adjacency.get(key.split('|')[0])!.push(n);
+    for (const list of this.adjacency.values()) list.sort((x, y) => y.score - x.score || this.compare(x.tableId, y.tableId));
+  }
+
+  static async load(db: CatalogDatabase): Promise<LakeSnapshot> {
+    const tables = await db.prisma.lakeTable.findMany({
+      where: { state: 'ready' },
+      orderBy: { uri: 'asc' },
+      include: { source: { select: { rootPath: true } }, columns: { orderBy: { ordinal: 'asc' } } },
+    });
+    const embRows = await db.prisma.$queryRawUnsafe<{ column_id: string; model: string; embedding: string }[]>(
+      `SELECT column_id::text, model, embedding::text AS embedding FROM column_embedding`,
+    );
+    const models = new Map<string, number>();
+    for (const r of embRows) models.set(r.model, (models.get(r.model) ?? 0) + 1);
+    // Vectors of different models live in different spaces: keep the majority model's only.
+    const model = [...models.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+    const embeddings = new Map<string, Float32Array>();
+    for (const r of embRows) if (r.model === model) embeddings.set(r.column_id, parseVectorLiteral(r.embedding));
+    const joins = await db.prisma.joinEdge.findMany({
+      select: { fromColumnId: true, toColumnId: true, fromTableId: true, toTableId: true, score: true, containmentFromTo: true, containmentToFrom: true },
+    });
+    const unions = await db.prisma.unionEdge.findMany({ select: { tableAId: true, tableBId: true, score: true, alignment: true } });
+    return new LakeSnapshot(
+      tables.map((t) => ({
+        id: t.id,
+        name: t.name,
+        uri: t.uri,
+        format: t.format as LakeFormat,
+        sourceRoot: path.basename(t.source.rootPath),
+        rowCount: Number(t.rowCount),
+        columns: t.columns.map((c) => ({
+          id: c.id,
+          tableId: t.id,
+          name: c.name,
+          ordinal: c.ordinal,
+          logicalType: c.logicalType,
+          uniqueness: c.uniqueness,
+          distinctEstimate: c.distinctEstimate,
+          sampleValues: c.sampleValues,
+          topValues: c.topValues,
+          minhash: c.minhash,
+          embedding: embeddings.get(c.id) ?? null,
+        })),
+      })),
+      joins,
+      unions.map((u) => ({ ...u, alignment: (u.alignment ?? []) as SnapshotUnion['alignment'] })),
+      model,
+    );
+  }
+
+  /** The part of the lake a caller may see; edges to hidden tables disappear with them. */
+  restrict(allow?: TableFilter): LakeSnapshot {
+    if (!allow) return this;
+    const tables = this.tables.filter((t) => allow({ id: t.id, name: t.name, uri: t.uri, sourceRoot: t.sourceRoot }));
+    const keep = new Set(tables.map((t) => t.id));
+    return new LakeSnapshot(
+      tables,
+      this.joins.filter((j) => keep.has(j.fromTableId) && keep.has(j.toTableId)),
+      this.unions.filter((u) => keep.has(u.tableAId) && keep.has(u.tableBId)),
+      this.embedderId,
+    );
+  }
+
+  /** Deterministic tie-break between two tables (uri order). */
+  compare(a: string, b: string): number {
+    return (this.rank.get(a) ?? 0) - (this.rank.get(b) ?? 0);
+  }
+
+  neighbours(tableId: string): Neighbour[] {
+    return this.adjacency.get(tableId) ?? [];
+  }
+
+  /** Tables, column names and text values, for grounding an intent graph in this lake. */
+  vocabulary(): InMemoryVocabulary {
+    if (!this.vocabularyCache) {
+      const vt: InMemoryVocabularyTable[] = this.tables.map((t) => ({
+        id: t.id,
+        name: t.name,
+        columns: t.columns.map((c) => ({
+          id: c.id,
+          name: c.name,
+          logicalType: c.logicalType,
+          values: c.logicalType === 'text' ? c.topValues : [],
+        })),
+      }));
+      this.vocabularyCache = new InMemoryVocabulary(vt);
+    }
+    return this.vocabularyCache;
+  }
+
+  /** Join edges between two tables, best first. */
+  joinsBetween(a: string, b: string): SnapshotJoin[] {
+    return this.joins
+      .filter((j) => (j.fromTableId === a && j.toTableId === b) || (j.fromTableId === b && j.toTableId === a))
+      .sort((x, y) => y.score - x.score);
+  }
+}

@@ -1,0 +1,246 @@
+import { igmsPieceUtility, intentLaplacian, type ContentPiece, type IgmsPrior, type PieceUnit } from '../igms/index.js';
+import type { IntentAtom } from '../intent/index.js';
+import { EMPTY_SLOT } from '../sketch/minhash.js';
+import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
+import type { SupportScorer } from './support.js';
+
+/**
+ * IGMS of a candidate synthesis (a set of tables) for one intent graph.
+ *
+ * Units are tables. A unit's M row holds its node-atom supports (fixed per table, from
+ * `SupportScorer`) and, for each relation atom, a support that depends on the SET: it is
+ * non-zero only when the set contains a join/union path, through lake-graph edges among the
+ * chosen tables, from a table witnessing one end tree to a table witnessing the other; every
+ * table on that path (bridges included) gets the path's strength. Content redundancy comes from
+ * the content-piece model of src/igms: each table's pieces are MinHash slot values of its most
+ * row-identifying column (keyed by column name), so row shards of one table are complementary
+ * and copies redundant.
+ */
+export interface SynthesisModelOptions {
+  /** Node support at which a table counts as witnessing an atom (and as covering it). */
+  witnessThreshold: number;
+  /** Longest path (in edges) that may realise a relation atom inside a set. */
+  maxRelationPathEdges: number;
+  /** GMRF coupling of relation atoms to their endpoints (0 disables the prior). */
+  priorCoupling: number;
+  /** ψ of the content-piece model: how strongly copies of the same content are discounted. */
+  contentNoise: number;
+}
+
+export const DEFAULT_SYNTHESIS_OPTIONS: SynthesisModelOptions = {
+  witnessThreshold: 0.35,
+  maxRelationPathEdges: 4,
+  priorCoupling: 0.5,
+  contentNoise: 4,
+};
+
+const PATH_HOP_DISCOUNT = 0.85;
+
+export interface RelationRealisation {
+  atomIndex: number;
+  /** Tables on the realising path, end witnesses included. */
+  path: string[];
+  strength: number;
+}
+
+export class SynthesisModel {
+  readonly numAtoms: number;
+  readonly relationAtoms: number[];
+  readonly nodeAtoms: number[];
+  /** Node atoms under each entity atom's tree (entity itself included), by entity atom index. */
+  private readonly treeAtoms = new Map<string, number[]>();
+  private readonly rows = new Map<string, Float64Array>();
+  private readonly pieces = new Map<string, ContentPiece[]>();
+  readonly prior?: IgmsPrior;
+
+  constructor(
+    readonly snapshot: LakeSnapshot,
+    readonly atoms: IntentAtom[],
+    readonly scorer: SupportScorer,
+    readonly options: SynthesisModelOptions = DEFAULT_SYNTHESIS_OPTIONS,
+  ) {
+    this.numAtoms = atoms.length;
+    this.relationAtoms = atoms.flatMap((a, i) => (a.kind === 'relation' ? [i] : []));
+    this.nodeAtoms = atoms.flatMap((a, i) => (a.kind !== 'relation' ? [i] : []));
+    const index = new Map(atoms.map((a, i) => [a.id, i]));
+    const entityOf = (i: number): string | undefined => {
+      let a = atoms[i];
+      while (a && a.kind !== 'entity') a = atoms[index.get(a.parentIds[0]) ?? -1];
+      return a?.id;
+    };
+    for (const i of this.nodeAtoms) {
+      const e = entityOf(i);
+      if (!e) continue;
+      if (!this.treeAtoms.has(e)) this.treeAtoms.set(e, []);
+      this.treeAtoms.get(e)!.push(i);
+    }
+    if (options.priorCoupling > 0 && this.relationAtoms.length > 0) {
+      const edges: [number, number][] = [];
+      for (const r of this.relationAtoms) {
+        for (const p of atoms[r].parentIds) {
+          const j = index.get(p);
+          if (j !== undefined) edges.push([r, j]);
+        }
+      }
+      this.prior = { laplacian: intentLaplacian(this.numAtoms, edges), kappa: options.priorCoupling };
+    }
+  }
+
+  /**
+   * Node-atom supports of a table (cached). Support below the witness threshold is dropped: many
+   * weak mentions (a foreign key, a loosely similar header) must not add up to evidence.
+   */
+  row(tableId: string): Float64Array {
+    let r = this.rows.get(tableId);
+    if (!r) {
+      r = this.scorer.row(this.table(tableId));
+      for (let j = 0; j < r.length; j++) if (r[j] < this.options.witnessThreshold) r[j] = 0;
+      this.rows.set(tableId, r);
+    }
+    return r;
+  }
+
+  private table(id: string): SnapshotTable {
+    const t = this.snapshot.tableById.get(id);
+    if (!t) throw new Error(`table ${id} is not in the snapshot`);
+    return t;
+  }
+
+  /**
+   * Content pieces: one per MinHash slot, keyed by the slot's values in EVERY column (columns in
+   * name order). Two tables share a piece only where all their columns agree, which happens with
+   * probability about the product of the column Jaccards: copies share all pieces, row shards
+   * (disjoint in at least one column) almost none, tables with other schemas none.
+   */
+  content(tableId: string): ContentPiece[] {
+    let p = this.pieces.get(tableId);
+    if (!p) {
+      const cols = [...this.table(tableId).columns].sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
+      const slots = cols[0]?.minhash.length ?? 0;
+      p = [];
+      for (let s = 0; s < slots; s++) {
+        let key = `${s}`;
+        for (const c of cols) key += `|${c.name.toLowerCase()}=${c.minhash[s] ?? EMPTY_SLOT}`;
+        p.push({ piece: key, mass: 1 / slots });
+      }
+      this.pieces.set(tableId, p);
+    }
+    return p;
+  }
+
+  /** Best node support of the set for each atom. */
+  coverage(tableIds: readonly string[]): Float64Array {
+    const best = new Float64Array(this.numAtoms);
+    for (const id of tableIds) {
+      const r = this.row(id);
+      for (const j of this.nodeAtoms) if (r[j] > best[j]) best[j] = r[j];
+    }
+    return best;
+  }
+
+  /** Does table t witness the tree of entity atom `entityId`? Strength of the best atom of that tree. */
+  witnessStrength(tableId: string, entityId: string): number {
+    const r = this.row(tableId);
+    let best = 0;
+    for (const j of this.treeAtoms.get(entityId) ?? []) if (r[j] > best) best = r[j];
+    return best;
+  }
+
+  /** Relation atoms realised by join/union paths inside the set. */
+  realisations(tableIds: readonly string[]): RelationRealisation[] {
+    const inSet = new Set(tableIds);
+    const out: RelationRealisation[] = [];
+    for (const r of this.relationAtoms) {
+      const [from, to] = this.atoms[r].parentIds;
+      const sources = tableIds.filter((t) => this.witnessStrength(t, from) >= this.options.witnessThreshold);
+      const targets = new Set(tableIds.filter((t) => this.witnessStrength(t, to) >= this.options.witnessThreshold));
+      if (sources.length === 0 || targets.size === 0) continue;
+      const found = this.strongestPath(sources, targets, inSet);
+      if (found) out.push({ atomIndex: r, ...found });
+    }
+    return out;
+  }
+
+  /**
+   * Best path (max product of edge scores, ties to fewer edges) from any source to any target
+   * through tables of the set. A table witnessing both ends realises the relation by itself,
+   * at a discount (one table standing in for two entities).
+   */
+  private strongestPath(sources: string[], targets: Set<string>, inSet: Set<string>): { path: string[]; strength: number } | null {
+    let best: { path: string[]; strength: number } | null = null;
+    for (const s of sources) {
+      if (targets.has(s)) {
+        if (!best || 0.6 > best.strength) best = { path: [s], strength: 0.6 };
+      }
+      // Bounded best-first search; sets are small (<= L tables).
+      const frontier: { at: string; path: string[]; strength: number }[] = [{ at: s, path: [s], strength: 1 }];
+      while (frontier.length > 0) {
+        frontier.sort((a, b) => b.strength - a.strength);
+        const cur = frontier.shift()!;
+        if (cur.path.length - 1 >= this.options.maxRelationPathEdges) continue;
+        for (const n of this.snapshot.neighbours(cur.at)) {
+          if (!inSet.has(n.tableId) || cur.path.includes(n.tableId)) continue;
+          // Each extra hop costs: a longer path is a weaker reading of "these two are related".
+          const strength = cur.strength * n.score * (cur.path.length > 1 ? PATH_HOP_DISCOUNT : 1);
+          const path = [...cur.path, n.tableId];
+          if (targets.has(n.tableId)) {
+            if (!best || strength > best.strength) best = { path, strength };
+          } else frontier.push({ at: n.tableId, path, strength });
+        }
+      }
+    }
+    return best;
+  }
+
+  /** The IGMS units of a set: node supports plus set-dependent relation supports. */
+  units(tableIds: readonly string[]): PieceUnit[] {
+    const relationSupport = new Map<string, Float64Array>();
+    for (const real of this.realisations(tableIds)) {
+      for (const t of real.path) {
+        let v = relationSupport.get(t);
+        if (!v) relationSupport.set(t, (v = new Float64Array(this.numAtoms)));
+        v[real.atomIndex] = Math.max(v[real.atomIndex], real.strength);
+      }
+    }
+    return tableIds.map((id) => {
+      const support = Float64Array.from(this.row(id));
+      const rel = relationSupport.get(id);
+      if (rel) for (const j of this.relationAtoms) support[j] = rel[j];
+      return { id, support, content: this.content(id) };
+    });
+  }
+
+  /** Content overlap of two tables in [0,1] (1 = same rows, 0 = disjoint, e.g. row shards). */
+  redundancy(a: string, b: string): number {
+    const pa = this.content(a);
+    const pb = new Map(this.content(b).map((p) => [p.piece, p.mass ?? 0]));
+    const total = pa.reduce((s, p) => s + (p.mass ?? 0), 0);
+    if (total === 0) return 0;
+    let shared = 0;
+    for (const p of pa) if (pb.has(p.piece)) shared += p.mass ?? 0;
+    return shared / total;
+  }
+
+  /**
+   * Row shards of `tableId`: tables reachable through strong union edges whose content does not
+   * overlap (copies are not shards). A synthesis takes a table together with its shards: a
+   * question about the table needs all of its rows.
+   */
+  shardClosure(tableId: string, shardThreshold: number, allowed?: Set<string>): string[] {
+    const out = [tableId];
+    for (let i = 0; i < out.length; i++) {
+      for (const n of this.snapshot.neighbours(out[i])) {
+        if (n.kind !== 'union' || n.score < shardThreshold || out.includes(n.tableId)) continue;
+        if (allowed && !allowed.has(n.tableId)) continue;
+        if (out.some((t) => this.redundancy(t, n.tableId) >= 0.5)) continue;
+        out.push(n.tableId);
+      }
+    }
+    return out;
+  }
+
+  utility(tableIds: readonly string[]): number {
+    if (tableIds.length === 0 || this.numAtoms === 0) return 0;
+    return igmsPieceUtility(this.units(tableIds), this.numAtoms, { prior: this.prior, contentNoise: this.options.contentNoise });
+  }
+}

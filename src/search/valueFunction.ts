@@ -1,0 +1,87 @@
+import type { SynthesisModel } from './synthesisModel.js';
+
+/** A partial synthesis during search. */
+export interface SearchState {
+  tables: string[];
+  /** IGMS of `tables`. */
+  utility: number;
+}
+
+/** Adding one table to a state (a join or union with a table already chosen). */
+export interface SearchAction {
+  tableId: string;
+  /** Chosen table it attaches to, and how. */
+  via: string;
+  kind: 'join' | 'union';
+  edgeScore: number;
+  /** Why it is admissible: it covers an uncovered atom, completes shards, or leads to one. */
+  reason: 'covers' | 'shard' | 'bridge' | 'relation';
+}
+
+export interface ValueContext {
+  model: SynthesisModel;
+  /** Tables the search may use. */
+  region: Set<string>;
+  budget: number;
+  lookaheadHops: number;
+}
+
+/**
+ * Q(s, a): how promising it is to take action a in state s. Beam search keeps the B best
+ * (state, action) pairs by this score. Implementations must score a whole frontier at once so a
+ * learned model can batch them into one inference call.
+ */
+export interface ValueFunction {
+  readonly name: string;
+  score(state: SearchState, actions: SearchAction[], ctx: ValueContext): Promise<Float64Array> | Float64Array;
+}
+
+/**
+ * The default value function: the exact IGMS marginal gain of the action plus a discounted
+ * look-ahead: the best support of a still-uncovered atom reachable within h hops through the
+ * added table (what makes a bridge with no support of its own worth taking).
+ */
+export class HeuristicValueFunction implements ValueFunction {
+  readonly name = 'heuristic';
+  constructor(readonly lookaheadWeight = 0.5) {}
+
+  score(state: SearchState, actions: SearchAction[], ctx: ValueContext): Float64Array {
+    const out = new Float64Array(actions.length);
+    const covered = ctx.model.coverage(state.tables);
+    const threshold = ctx.model.options.witnessThreshold;
+    actions.forEach((a, i) => {
+      const next = [...state.tables, a.tableId];
+      const gain = ctx.model.utility(next) - state.utility;
+      out[i] = gain + this.lookaheadWeight * reachableSupport(a.tableId, new Set(next), covered, threshold, ctx);
+    });
+    return out;
+  }
+}
+
+/**
+ * Best (support gain on an uncovered atom × path strength) over tables within h hops of `from`,
+ * outside the set, scaled by 1/(a) so it is on the scale of IGMS gains.
+ */
+export function reachableSupport(from: string, inSet: Set<string>, covered: Float64Array, threshold: number, ctx: ValueContext): number {
+  const { model } = ctx;
+  let best = 0;
+  let frontier: { id: string; strength: number }[] = [{ id: from, strength: 1 }];
+  const seen = new Set<string>([from]);
+  for (let hop = 0; hop < ctx.lookaheadHops && frontier.length > 0; hop++) {
+    const next: { id: string; strength: number }[] = [];
+    for (const f of frontier) {
+      for (const n of model.snapshot.neighbours(f.id)) {
+        if (seen.has(n.tableId) || inSet.has(n.tableId) || !ctx.region.has(n.tableId)) continue;
+        seen.add(n.tableId);
+        const strength = f.strength * n.score;
+        const row = model.row(n.tableId);
+        for (const j of model.nodeAtoms) {
+          if (covered[j] < threshold && row[j] >= threshold) best = Math.max(best, (row[j] - covered[j]) * strength);
+        }
+        next.push({ id: n.tableId, strength });
+      }
+    }
+    frontier = next;
+  }
+  return best / Math.max(1, model.numAtoms);
+}

@@ -5,6 +5,7 @@ import { catalogCounts, describeLocation, catalogLocationFromEnv, graftHome } fr
 import { embedderConfigFromEnv } from '../embed/index.js';
 import { ingestLake } from '../ingest/index.js';
 import { GraftError } from '../util/errors.js';
+import { registerAskCommand } from './commands/ask.js';
 import { printIngestSummary, printTables, registerCatalogCommands } from './commands/catalog.js';
 import { withContext } from './context.js';
 import { ingestProgressReporter } from './progress.js';
@@ -13,6 +14,7 @@ const program = new Command();
 program.name('graft').description('GRAFT data catalog: ingest a lake, find connected tables for a question').version('0.1.0');
 
 registerCatalogCommands(program);
+registerAskCommand(program);
 
 program
   .command('doctor')

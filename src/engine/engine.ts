@@ -251,11 +251,21 @@ export function buildFusionInput(snapshot: LakeSnapshot, tableIds: string[], ato
     return { id: t.id, name: t.name, uri: t.uri, format: t.format, columns: t.columns.map((c) => ({ id: c.id, name: c.name, logicalType: c.logicalType })) };
   });
   const filters: ValueFilter[] = [];
+  const byId = new Map(atoms.map((a) => [a.id, a]));
+  const numericLiteral = (l: unknown): boolean => (Array.isArray(l) ? l.every((x) => typeof x === 'number') : typeof l === 'number');
   for (const a of atoms) {
     if (a.kind !== 'value' || a.operator === undefined || a.literal === undefined) continue;
-    const g = a.grounding
-      .filter((x) => x.columnId && chosen.has(x.tableId))
-      .sort((x, y) => y.score - x.score)[0];
+    // The value's own grounding (a value-index hit) first; else the column its attribute names,
+    // when the literal fits that column's type (a year on an integer column, not on a name).
+    const fits = (columnId: string) => {
+      const c = snapshot.columnById.get(columnId);
+      if (!c) return false;
+      const numericColumn = c.logicalType === 'integer' || c.logicalType === 'float';
+      return numericLiteral(a.literal) ? numericColumn : !numericColumn;
+    };
+    const parent = byId.get(a.parentIds[0]);
+    const candidates = [...a.grounding, ...(parent?.grounding ?? []).filter((g) => g.columnId && fits(g.columnId))];
+    const g = candidates.filter((x) => x.columnId && chosen.has(x.tableId)).sort((x, y) => y.score - x.score)[0];
     if (g?.columnId) filters.push({ columnId: g.columnId, operator: a.operator, literal: a.literal });
   }
   return {

@@ -1,0 +1,83 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import { GraftError } from '../util/errors.js';
+import type { ApiConfig } from './config.js';
+import type { RequestContext } from './context.js';
+import { ApiErrorCode, classifyError } from './errors.js';
+import { limitsPlugin } from './limits.js';
+
+/** Extensions of our own errors that are safe to show the client. */
+const SAFE_EXTENSIONS = ['limit', 'max', 'actual'] as const;
+
+/**
+ * Error shaping: every error gets one of the ApiErrorCode codes. In production an INTERNAL
+ * error says only "Internal server error (request <id>)": no message from Prisma, SQL or a
+ * bug, no stack trace; the full error is logged with the request id instead.
+ */
+function formatError(production: boolean) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    const c = classifyError(original, formatted.extensions?.code);
+    const extensions: Record<string, unknown> = { code: c.code };
+    if (c.reason) extensions.reason = c.reason;
+    for (const k of SAFE_EXTENSIONS) if (formatted.extensions?.[k] !== undefined) extensions[k] = formatted.extensions[k];
+    if (original instanceof GraftError && c.public && typeof original.details.field === 'string') extensions.field = original.details.field;
+    if (!production && formatted.extensions?.stacktrace) extensions.stacktrace = formatted.extensions.stacktrace;
+    const message = c.public || !production ? formatted.message : 'Internal server error';
+    return { message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}), extensions };
+  };
+}
+
+function observabilityPlugin(production: boolean): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ contextValue, errors, operationName }) {
+          for (const e of errors) {
+            const original = e.originalError ?? e;
+            const c = classifyError(unwrapResolverError(e), e.extensions?.code);
+            const entry = { reqId: contextValue.requestId, operationName, code: c.code, path: e.path, err: original };
+            if (c.code === ApiErrorCode.INTERNAL) contextValue.log.error(entry, 'request failed');
+            else contextValue.log.info({ ...entry, err: undefined, message: e.message }, 'request rejected');
+          }
+        },
+        async willSendResponse({ contextValue, response }) {
+          if (response.body.kind !== 'single' || !response.body.singleResult.errors) return;
+          response.body.singleResult.errors = response.body.singleResult.errors.map((e) => {
+            const internal = e.extensions?.code === ApiErrorCode.INTERNAL;
+            return {
+              ...e,
+              message: production && internal ? `Internal server error (request ${contextValue.requestId})` : e.message,
+              extensions: { ...e.extensions, requestId: contextValue.requestId },
+            };
+          });
+        },
+      };
+    },
+  };
+}
+
+export function createApollo(schema: GraphQLSchema, config: ApiConfig, log: Logger): ApolloServer<RequestContext> {
+  const apolloLog = log.child({ component: 'apollo' });
+  return new ApolloServer<RequestContext>({
+    schema,
+    introspection: config.introspection,
+    includeStacktraceInErrorResponses: !config.production,
+    formatError: formatError(config.production),
+    plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin(schema, config.limits), observabilityPlugin(config.production)],
+    // The HTTP layer drains requests and stops Apollo itself: Apollo re-raising SIGTERM would cut that short.
+    stopOnTerminationSignals: false,
+    allowBatchedHttpRequests: false,
+    status400ForVariableCoercionErrors: true,
+    nodeEnv: config.production ? 'production' : 'development',
+    logger: {
+      debug: (m) => apolloLog.debug(m),
+      info: (m) => apolloLog.info(m),
+      warn: (m) => apolloLog.warn(m),
+      error: (m) => apolloLog.error(m),
+    },
+  });
+}

@@ -1,0 +1,145 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  getNamedType,
+  getNullableType,
+  GraphQLError,
+  type GraphQLSchema,
+  isListType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { type ComplexityEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import type { ApiLimits } from './config.js';
+import { ApiErrorCode } from './errors.js';
+
+/**
+ * Query limits, checked once the operation is resolved and before anything executes:
+ *
+ * - depth: the deepest nesting of fields (fragments followed; `__schema` / `__type` subtrees
+ *   not counted, introspection is governed by its own switch);
+ * - complexity (graphql-query-complexity): every field costs 1 plus its children; a field with
+ *   a `first` argument (connections, searchColumns) costs `first` x its children; an unpaged
+ *   list of objects costs LIST_MULTIPLIER x its children; engine calls carry a fixed surcharge.
+ *
+ * Both reject with BAD_USER_INPUT (HTTP 400) and say which limit was hit in `extensions.limit`.
+ */
+
+/** Assumed length of an unpaged list (a table's columns, neighbours, a synthesis' tables). */
+export const LIST_MULTIPLIER = 10;
+
+/** Extra cost of root fields that run the engine or a vector search. */
+export const ROOT_SURCHARGE: Record<string, number> = {
+  synthesize: 200,
+  explainScore: 100,
+  intentGraph: 50,
+  searchColumns: 20,
+  ingest: 50,
+};
+
+function limitError(message: string, limit: 'depth' | 'complexity', max: number, actual: number): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: { code: ApiErrorCode.BAD_USER_INPUT, limit, max, actual, http: { status: 400 } },
+  });
+}
+
+export function queryDepth(document: DocumentNode, operationName?: string | null): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  const operations: OperationDefinitionNode[] = [];
+  for (const d of document.definitions) {
+    if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+    else if (d.kind === Kind.OPERATION_DEFINITION) operations.push(d);
+  }
+  const op = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  if (!op) return 0;
+  const depthOf = (set: SelectionSetNode | undefined, visiting: Set<string>): number => {
+    if (!set) return 0;
+    let max = 0;
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        if (sel.name.value === '__schema' || sel.name.value === '__type') continue;
+        max = Math.max(max, 1 + depthOf(sel.selectionSet, visiting));
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        max = Math.max(max, depthOf(sel.selectionSet, visiting));
+      } else {
+        const name = sel.name.value;
+        const frag = fragments.get(name);
+        // A fragment cycle is a validation error anyway; do not recurse into it.
+        if (!frag || visiting.has(name)) continue;
+        visiting.add(name);
+        max = Math.max(max, depthOf(frag.selectionSet, visiting));
+        visiting.delete(name);
+      }
+    }
+    return max;
+  };
+  return depthOf(op.selectionSet, new Set());
+}
+
+/** Cost model described above; `defaultFirst` prices a paged field called without `first`. */
+export function costEstimator(defaultFirst: number): ComplexityEstimator {
+  return ({ type, field, args, childComplexity }) => {
+  const surcharge = type.name === 'Query' || type.name === 'Mutation' ? (ROOT_SURCHARGE[field.name] ?? 0) : 0;
+  const paged = field.args.some((a) => a.name === 'first');
+  if (paged) {
+    const first = typeof args.first === 'number' && args.first >= 0 ? args.first : defaultFirst;
+    return 1 + surcharge + first * Math.max(1, childComplexity);
+  }
+  const t = getNullableType(field.type);
+  const named = getNamedType(field.type);
+  const objectList = isListType(t) && 'getFields' in named;
+  // A connection's `edges` is already paid for by its `first`.
+  if (objectList && field.name !== 'edges') return 1 + surcharge + LIST_MULTIPLIER * childComplexity;
+  return 1 + surcharge + childComplexity;
+  };
+}
+
+export function measureComplexity(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | null | undefined,
+  defaultFirst: number,
+): number {
+  return getComplexity({
+    schema,
+    query: document,
+    variables,
+    operationName: operationName ?? undefined,
+    estimators: [costEstimator(defaultFirst), simpleEstimator({ defaultComplexity: 1 })],
+  });
+}
+
+export function limitsPlugin(schema: GraphQLSchema, limits: ApiLimits): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document, operationName }) {
+          const depth = queryDepth(document, operationName);
+          if (depth > limits.maxDepth) {
+            throw limitError(`query depth ${depth} exceeds the limit of ${limits.maxDepth}`, 'depth', limits.maxDepth, depth);
+          }
+          let complexity: number;
+          try {
+            complexity = measureComplexity(schema, document, request.variables, operationName, limits.defaultFirst);
+          } catch (err) {
+            // getComplexity throws on variables it cannot coerce; execution would reject them too.
+            throw new GraphQLError(err instanceof Error ? err.message : String(err), {
+              extensions: { code: ApiErrorCode.BAD_USER_INPUT, http: { status: 400 } },
+            });
+          }
+          if (complexity > limits.maxComplexity) {
+            throw limitError(
+              `query complexity ${complexity} exceeds the limit of ${limits.maxComplexity} (ask for smaller pages or fewer nested lists)`,
+              'complexity',
+              limits.maxComplexity,
+              complexity,
+            );
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { Command } from 'commander';
+import { createEngine, type SynthesisResult } from '../../engine/index.js';
+import { parseIntentGraph } from '../../intent/index.js';
+import { BadInputError } from '../../util/errors.js';
+import { withContext } from '../context.js';
+import { printTable } from '../table.js';
+import { readFile } from 'node:fs/promises';
+
+interface AskFlags {
+  budget: number;
+  beam?: number;
+  intent: string;
+  json?: boolean;
+  preview?: number;
+  explain?: boolean;
+  exact?: boolean;
+}
+
+function intValue(name: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n)) throw new BadInputError(`--${name} must be an integer (got "${v}")`);
+    return n;
+  };
+}
+
+export function registerAskCommand(program: Command): void {
+  program
+    .command('ask')
+    .description('answer a question with a connected set of tables and the plan that fuses them')
+    .argument('<question>', 'natural-language question')
+    .option('--budget <n>', 'most tables in the answer (L)', intValue('budget'), 10)
+    .option('--beam <n>', 'beam width (B)', intValue('beam'))
+    .option('--intent <source>', 'offline | llm | file:<intent-graph.json>', 'offline')
+    .option('--json', 'print the whole result as JSON')
+    .option('--preview <n>', 'run the fused SQL and show its first N rows', intValue('preview'))
+    .option('--explain', 'print the IGMS score decomposition')
+    .option('--exact', 'GRAFT-Exact: enumerate the capped candidate region instead of beam search')
+    .action(async (question: string, flags: AskFlags) => {
+      await withContext(async ({ db, embedder }) => {
+        const engine = createEngine(db, embedder);
+        let intent;
+        let extractor: 'offline' | 'llm' = 'offline';
+        if (flags.intent.startsWith('file:')) intent = parseIntentGraph(await readFile(flags.intent.slice(5), 'utf8'));
+        else if (flags.intent === 'llm' || flags.intent === 'offline') extractor = flags.intent;
+        else throw new BadInputError(`--intent must be offline, llm or file:<path> (got "${flags.intent}")`);
+        const result = await engine.synthesize(question, {
+          budget: flags.budget,
+          beamWidth: flags.beam,
+          intent,
+          extractor,
+          preview: flags.preview,
+          strategy: flags.exact ? 'exact' : 'beam',
+        });
+        const explanation = flags.explain && result.tables.length > 0
+          ? await engine.explain({ intent: result.intent.graph, tableIds: result.tables.map((t) => t.id) })
+          : undefined;
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify({ ...result, explanation }, (_k, v) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`);
+          return;
+        }
+        printResult(result);
+        if (explanation) {
+          process.stdout.write(`\nIGMS decomposition (a = ${explanation.determinant.atoms}, log det prior ${explanation.determinant.logDetPrior.toFixed(3)}, posterior ${explanation.determinant.logDetPosterior.toFixed(3)})\n`);
+          printTable(['atom', 'kind', 'label', 'support', 'by'], explanation.atoms.map((a) => [a.atomId, a.kind, a.label, a.support.toFixed(2), a.supportedBy.map((id) => result.tables.find((t) => t.id === id)?.name ?? id).join(', ')]));
+          printTable(['table', 'greedy gain', 'leave-one-out loss'], explanation.tables.map((t) => [t.name, t.marginalGain.toFixed(4), t.leaveOneOutLoss.toFixed(4)]));
+          for (const r of explanation.redundancy) process.stdout.write(`redundant: ${r.tableA} ~ ${r.tableB} (${r.rho.toFixed(2)})\n`);
+        }
+      });
+    });
+}
+
+function printResult(r: SynthesisResult): void {
+  const out = process.stdout;
+  out.write(`intent (${r.intent.source}):\n`);
+  for (const t of r.intent.graph.trees) {
+    const attrs = t.attributes.map((a) => (a.value ? `${a.label} ${a.value.operator} ${JSON.stringify(a.value.literal)}` : a.label));
+    out.write(`  ${t.entity.label}${t.entity.bridge ? ' (bridge)' : ''}: ${attrs.join(', ') || '—'}\n`);
+  }
+  for (const e of r.intent.graph.edges) out.write(`  edge ${e.from} — ${e.to}${e.label ? ` (${e.label})` : ''}\n`);
+  out.write(`\ntables (IGMS ${r.score.toFixed(4)}, ${r.elapsedMs.toFixed(0)} ms):\n`);
+  printTable(['table', 'role', 'gain', 'atoms', 'uri'], r.tables.map((t) => [t.name, t.role, t.gain.toFixed(4), t.atoms.join(' '), t.uri]));
+  if (r.plan.unionGroups.length) {
+    out.write('\nunion groups:\n');
+    for (const g of r.plan.unionGroups) out.write(`  ${g.tables.join(' ∪ ')}\n`);
+  }
+  if (r.plan.joinSteps.length) {
+    out.write('\njoins:\n');
+    for (const s of r.plan.joinSteps) out.write(`  ${s.left.table}.${s.left.column} = ${s.right.table}.${s.right.column}  (score ${s.score.toFixed(2)})\n`);
+  }
+  out.write(`\nSQL${r.plan.executable ? '' : ' (not executable)'}:\n${r.plan.sql ?? '—'}\n`);
+  if (r.unsupportedAtoms.length) out.write(`\nunsupported atoms: ${r.unsupportedAtoms.join(', ')}\n`);
+  for (const w of r.warnings) out.write(`warning: ${w}\n`);
+  if (r.preview) {
+    out.write(`\npreview (${r.preview.rows.length} rows):\n`);
+    printTable(r.preview.columns, r.preview.rows.map((row) => r.preview!.columns.map((c) => row[c])), out, 24);
+  }
+}

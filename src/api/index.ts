@@ -1,0 +1,12 @@
+import 'reflect-metadata';
+
+export { createServer, startServer, type CreateServerOptions, type GraftServer, type ListenOptions, type StartServerOptions, type ApiConfigOverrides } from './server.js';
+export type { EngineApi } from './engineApi.js';
+export { apiConfigFromEnv, isProduction, DEFAULT_LIMITS, type ApiConfig, type ApiLimits } from './config.js';
+export { ApiErrorCode, ForbiddenError, UnauthenticatedError, EngineTimeoutError } from './errors.js';
+export { GrantScope, validateGrant, grantKey } from './auth/grants.js';
+export type { Principal } from './auth/principal.js';
+export { createApiToken, listApiTokens, revokeApiToken, authenticateSecret, hashSecret, type ApiTokenInfo, type CreatedApiToken } from './auth/tokens.js';
+export { buildGraftSchema, printGraftSchema } from './schema/build.js';
+export { confineLakePath } from './lakeRoots.js';
+export { queryDepth, measureComplexity } from './limits.js';

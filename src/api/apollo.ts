@@ -1,7 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { GraphQLFormattedError, GraphQLSchema } from './graphql.js';
 import type { Logger } from 'pino';
 import { GraftError } from '../util/errors.js';
 import type { ApiConfig } from './config.js';
@@ -71,7 +71,6 @@ export function createApollo(schema: GraphQLSchema, config: ApiConfig, log: Logg
     // The HTTP layer drains requests and stops Apollo itself: Apollo re-raising SIGTERM would cut that short.
     stopOnTerminationSignals: false,
     allowBatchedHttpRequests: false,
-    status400ForVariableCoercionErrors: true,
     nodeEnv: config.production ? 'production' : 'development',
     logger: {
       debug: (m) => apolloLog.debug(m),

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError } from './graphql.js';
 import { ErrorCode, GraftError } from '../util/errors.js';
 
 /**

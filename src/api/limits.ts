@@ -10,7 +10,7 @@ import {
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
-} from 'graphql';
+} from './graphql.js';
 import { type ComplexityEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import type { ApiLimits } from './config.js';
 import { ApiErrorCode } from './errors.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from './graphql.js';
 import { pino, type Logger } from 'pino';
 import type { CatalogDatabase } from '../catalog/database.js';
 import type { Embedder } from '../embed/index.js';
@@ -317,6 +317,8 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
 export interface StartServerOptions extends CreateServerOptions, ListenOptions {
   /** Shut down gracefully on SIGTERM / SIGINT (a second signal exits at once). Default true. */
   handleSignals?: boolean;
+  /** Runs once a signal-triggered shutdown has finished (e.g. to close the embedder). */
+  onStopped?: () => Promise<void> | void;
 }
 
 /** createServer + listen + signal handling: what `graft serve` runs. */
@@ -333,9 +335,10 @@ export async function startServer(opts: StartServerOptions): Promise<GraftServer
       signalled = true;
       server
         .shutdown(signal)
-        .then(() => {
+        .then(async () => {
           process.off('SIGTERM', onSignal);
           process.off('SIGINT', onSignal);
+          await opts.onStopped?.();
         })
         .catch((err: unknown) => {
           server.log.error({ err }, 'shutdown failed');

@@ -29,10 +29,11 @@ export class SynthesisStore {
 
   async save(question: string, result: SynthesisResult, tokenId: string | null): Promise<StoredSynthesis> {
     const { id: _ignored, ...body } = result;
-    const row = await this.db.prisma.synthesis.create({
-      data: { question, result: JSON.parse(JSON.stringify(body)) as object, tokenId },
-    });
-    return { id: row.id, question, result: { ...body, id: row.id }, tokenId, createdAt: row.createdAt };
+    // Preview cells may be BigInt (DuckDB integers): stored as numbers when exact, else as text.
+    const json = JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v));
+    const stored = JSON.parse(json) as SynthesisResult;
+    const row = await this.db.prisma.synthesis.create({ data: { question, result: stored as unknown as object, tokenId } });
+    return { id: row.id, question, result: { ...stored, id: row.id }, tokenId, createdAt: row.createdAt };
   }
 
   /** The stored synthesis, unchecked: callers must test its tables against the reader's grants. */

@@ -224,7 +224,11 @@ export class GreedyMethod extends BaselineMethod {
 export interface JarOptions {
   /** Candidates: the top max(3L, minCandidates) tables by fused relevance. */
   minCandidates?: number;
-  /** Weight of pairwise join + union compatibility against relevance. */
+  /**
+   * Weight of pairwise join + union compatibility against relevance. Each pair's weight is
+   * divided by L - 1, so a fully linked answer's compatibility (L(L-1)/2 pairs) stays on the
+   * scale of its relevance (L tables) instead of growing quadratically with L.
+   */
   lambda?: number;
   /** MIP time limit per question (s); past it the rounded LP relaxation is used. */
   timeLimitS?: number;
@@ -268,6 +272,19 @@ export function selectionLp(m: SelectionModel, relax = false): string {
     cons.push(` b${k}: y${p.i}_${p.j} - x${p.j} <= 0`);
   });
   cons.push(` card: ${m.rel.map((_, i) => `x${i}`).join(' + ')} <= ${m.budget}`);
+  // Valid inequality: a chosen table pairs with at most L - 1 others. Redundant for integer
+  // points, but it tightens the LP bound a lot (the plain y <= x relaxation sets every y to
+  // 1/2 with x = 1/2), which is what lets the MIP close quickly on dense candidate graphs.
+  const incident = new Map<number, string[]>();
+  for (const p of m.pairs) {
+    for (const v of [p.i, p.j]) {
+      if (!incident.has(v)) incident.set(v, []);
+      incident.get(v)!.push(`y${p.i}_${p.j}`);
+    }
+  }
+  for (const [v, ys] of [...incident.entries()].sort((a, b) => a[0] - b[0])) {
+    if (ys.length > m.budget - 1) cons.push(` d${v}: ${ys.join(' + ')} - ${m.budget - 1} x${v} <= 0`);
+  }
   const vars = [...m.rel.map((_, i) => `x${i}`), ...m.pairs.map((p) => `y${p.i}_${p.j}`)];
   const wrap = (xs: string[]) => xs.reduce<string[]>((lines, v) => {
     if (lines.length === 0 || lines[lines.length - 1].length > 200) lines.push(` ${v}`);
@@ -294,7 +311,7 @@ export function selectionLp(m: SelectionModel, relax = false): string {
 export async function solveSelection(m: SelectionModel, timeLimitS: number): Promise<{ chosen: number[]; fallback: boolean }> {
   const highs = await loadHighs();
   const byRel = (a: number, b: number) => m.rel[b] - m.rel[a] || a - b;
-  const mip = highs.solve(selectionLp(m), { time_limit: timeLimitS, output_flag: false, mip_rel_gap: 1e-6 });
+  const mip = highs.solve(selectionLp(m), { time_limit: timeLimitS, output_flag: false });
   if (mip.Status === 'Optimal') {
     const chosen = m.rel.map((_, i) => i).filter((i) => (mip.Columns[`x${i}`]?.Primal ?? 0) > 0.5);
     return { chosen: chosen.sort(byRel), fallback: false };
@@ -333,7 +350,8 @@ export class JarMethod extends BaselineMethod {
     }
     // A small floor keeps zero-relevance candidates distinguishable from "not chosen".
     const rel = cand.map((c) => Math.max(relQ[c], 1e-4));
-    const { chosen, fallback } = await solveSelection({ rel, pairs, budget, lambda: this.opts.lambda }, this.opts.timeLimitS);
+    const lambda = this.opts.lambda / Math.max(1, budget - 1);
+    const { chosen, fallback } = await solveSelection({ rel, pairs, budget, lambda }, this.opts.timeLimitS);
     this.solves++;
     if (fallback) this.fallbacks++;
     return chosen.map((k) => ids[cand[k]]);

@@ -49,5 +49,5 @@ export { defaultLemmatiser, ruleLemmatiser, ruleLemma, lemmatiserLoadError } fro
 export type { Lemmatiser } from './lemmatiser.js';
 export { WordNetSynonyms, defaultSynonyms } from './wordnet.js';
 export type { SynonymSource, WordNetOptions } from './wordnet.js';
-export { normaliseValue, splitIdentifier, tokeniseQuestion, STOP_WORDS } from './text.js';
+export { normaliseValue, splitIdentifier, tokeniseQuestion, isNoiseToken, STOP_WORDS } from './text.js';
 export type { QuestionToken } from './text.js';

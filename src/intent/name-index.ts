@@ -34,6 +34,9 @@ export class NameIndex {
       this.tables.set(table.id, { table, columns });
       const tableWords = this.nameWords(table.name);
       this.add(tableWords, { tableId: table.id, score: 1 });
+      // "car makers" is also what a question calls "makers": file a compound name under its
+      // head noun (the last word), weaker than the whole name.
+      if (tableWords.length > 1) this.add(tableWords.slice(-1), { tableId: table.id, score: 0.7 });
       for (const column of table.columns) {
         const words = this.nameWords(column.name);
         this.add(words, { tableId: table.id, columnId: column.id, score: 1 });

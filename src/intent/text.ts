@@ -59,7 +59,19 @@ export function splitIdentifier(name: string): string[] {
     .replace(/\p{M}+/gu, '')
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
-  return spaced.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const tokens = spaced.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = tokens.filter((t) => !isNoiseToken(t));
+  return words.length > 0 ? words : tokens;
+}
+
+/**
+ * Machine-made name parts that are not words: content hashes, build ids, uuids segments
+ * (`orders_7f3a9c1e.parquet`, `export_a1b2c3d4e5`). Letters and digits mixed over 5+ characters,
+ * or 8+ hex digits. Lake files carry these routinely; matching must see past them.
+ */
+export function isNoiseToken(token: string): boolean {
+  if (token.length >= 5 && /\d/.test(token) && /[a-z]/.test(token)) return true;
+  return token.length >= 8 && /^[0-9a-f]+$/.test(token) && /\d/.test(token);
 }
 
 export type QuestionTokenKind = 'word' | 'number' | 'quoted' | 'break';

@@ -81,7 +81,7 @@ export function admissibleActions(model: SynthesisModel, state: SearchState, ctx
       for (const j of model.nodeAtoms) if (row[j] >= tau && row[j] > covered[j]) coverGain += row[j] - covered[j];
       let reason: SearchAction['reason'] | null = null;
       let prior = 0;
-      if (n.kind === 'union' && n.score >= opts.shardThreshold) {
+      if (n.kind === 'union' && n.score >= opts.shardThreshold && model.isShardPair(via, n.tableId)) {
         reason = 'shard';
         prior = 1 + n.score;
       } else if (coverGain > 0) {

@@ -6,6 +6,8 @@ export interface RerankOptions {
   shardThreshold: number;
   /** Stop when the best marginal gain per added table falls below this. */
   minGain: number;
+  /** Table to start from (default: the best single table of the pool). */
+  start?: string;
 }
 
 export interface RerankPick {
@@ -44,14 +46,16 @@ export function lazyRerank(model: SynthesisModel, pool: readonly string[], opts:
     evaluations++;
     return model.utility(tables);
   };
-  // First pick: the best single table.
-  let first: string | null = null;
-  let firstU = -Infinity;
-  for (const id of [...pool].sort((a, b) => model.snapshot.compare(a, b))) {
-    const u = utility([id]);
-    if (u > firstU) {
-      firstU = u;
-      first = id;
+  // First pick: the given start, else the best single table.
+  let first: string | null = opts.start ?? null;
+  let firstU = first ? utility([first]) : -Infinity;
+  if (!first) {
+    for (const id of [...pool].sort((a, b) => model.snapshot.compare(a, b))) {
+      const u = utility([id]);
+      if (u > firstU) {
+        firstU = u;
+        first = id;
+      }
     }
   }
   if (!first || firstU <= 0) return { tables: [], picks: [], utility: 0, evaluations, stoppedBy: 'exhausted' };

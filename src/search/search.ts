@@ -17,6 +17,8 @@ export interface SearchOptions {
   shardThreshold: number;
   maxActionsPerState: number;
   exactMaxTables: number;
+  /** Starting tables tried by the greedy rerank. */
+  rerankStarts: number;
 }
 
 export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
@@ -31,6 +33,7 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   shardThreshold: 0.7,
   maxActionsPerState: 24,
   exactMaxTables: 14,
+  rerankStarts: 4,
 };
 
 export type SearchedRole = 'witness' | 'bridge' | 'shard';
@@ -86,7 +89,19 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
       maxActionsPerState: opts.maxActionsPerState,
     });
     const pool = [...new Set(beam.states.flatMap((s) => s.tables))];
-    const r = lazyRerank(model, pool, { budget, minGain: opts.minGain, shardThreshold: opts.shardThreshold });
+    // Greedy from one start can be trapped in a corner of the lake graph (the best single table
+    // may have no edge towards the rest of the answer): run it from the few best starts and keep
+    // the best answer under the same per-table cost that stops it.
+    const starts = pool
+      .map((id) => ({ id, u: model.utility([id]) }))
+      .sort((a, b) => b.u - a.u || model.snapshot.compare(a.id, b.id))
+      .slice(0, opts.rerankStarts)
+      .map((x) => x.id);
+    let r = lazyRerank(model, pool, { budget, minGain: opts.minGain, shardThreshold: opts.shardThreshold, start: starts[0] });
+    for (const start of starts.slice(1)) {
+      const alt = lazyRerank(model, pool, { budget, minGain: opts.minGain, shardThreshold: opts.shardThreshold, start });
+      if (alt.utility - opts.minGain * alt.tables.length > r.utility - opts.minGain * r.tables.length + 1e-12) r = alt;
+    }
     evaluations = beam.evaluations + r.evaluations;
     chosen = r.tables;
     stoppedBy = r.stoppedBy;
@@ -146,7 +161,7 @@ function describeRoles(
       const earlier = tables.slice(0, tables.indexOf(id));
       const shardOf = model.snapshot
         .neighbours(id)
-        .find((n) => n.kind === 'union' && n.score >= shardThreshold && earlier.includes(n.tableId));
+        .find((n) => n.kind === 'union' && n.score >= shardThreshold && earlier.includes(n.tableId) && model.isShardPair(id, n.tableId));
       if (shardOf) role = 'shard';
     }
     return { id, role, atoms: role === 'bridge' ? bridged : [...supported, ...bridged], gain: gains.get(id) ?? 0 };

@@ -16,6 +16,8 @@ export interface SnapshotColumn {
   sampleValues: string[];
   topValues: string[];
   minhash: number[];
+  numericMin: number | null;
+  numericMax: number | null;
   embedding: Float32Array | null;
 }
 
@@ -66,6 +68,7 @@ export class LakeSnapshot {
   /** Position of each table in uri order: ties break on it, so answers do not depend on generated ids. */
   readonly rank = new Map<string, number>();
   private vocabularyCache?: InMemoryVocabulary;
+  private unionIndex?: Map<string, SnapshotUnion>;
 
   constructor(
     readonly tables: SnapshotTable[],
@@ -140,6 +143,8 @@ export class LakeSnapshot {
           sampleValues: c.sampleValues,
           topValues: c.topValues,
           minhash: c.minhash,
+          numericMin: c.numericMin,
+          numericMax: c.numericMax,
           embedding: embeddings.get(c.id) ?? null,
         })),
       })),
@@ -187,6 +192,18 @@ export class LakeSnapshot {
       this.vocabularyCache = new InMemoryVocabulary(vt);
     }
     return this.vocabularyCache;
+  }
+
+  /** The union edge between two tables, if any. */
+  unionBetween(a: string, b: string): SnapshotUnion | undefined {
+    if (!this.unionIndex) {
+      this.unionIndex = new Map();
+      for (const u of this.unions) {
+        this.unionIndex.set(`${u.tableAId}|${u.tableBId}`, u);
+        this.unionIndex.set(`${u.tableBId}|${u.tableAId}`, u);
+      }
+    }
+    return this.unionIndex.get(`${a}|${b}`);
   }
 
   /** Join edges between two tables, best first. */

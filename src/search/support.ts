@@ -1,6 +1,6 @@
 import { cosine } from '../embed/index.js';
 import { tokeniseIdentifier } from '../graph/index.js';
-import type { IntentAtom } from '../intent/index.js';
+import { isNoiseToken, type IntentAtom } from '../intent/index.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
 
 /**
@@ -38,7 +38,7 @@ export interface AtomContext {
 }
 
 export function labelTokens(label: string): Set<string> {
-  return new Set(tokeniseIdentifier(label).filter((t) => t.length > 1 || /\d/.test(t)));
+  return new Set(tokeniseIdentifier(label).filter((t) => (t.length > 1 || /\d/.test(t)) && !isNoiseToken(t)));
 }
 
 /** Share of `label` tokens found in `name` tokens (0 when the label has none). */

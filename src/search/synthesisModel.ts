@@ -1,6 +1,6 @@
 import { igmsPieceUtility, intentLaplacian, type ContentPiece, type IgmsPrior, type PieceUnit } from '../igms/index.js';
 import type { IntentAtom } from '../intent/index.js';
-import { EMPTY_SLOT } from '../sketch/minhash.js';
+import { EMPTY_SLOT, jaccard } from '../sketch/minhash.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
 import type { SupportScorer } from './support.js';
 
@@ -35,6 +35,7 @@ export const DEFAULT_SYNTHESIS_OPTIONS: SynthesisModelOptions = {
 };
 
 const PATH_HOP_DISCOUNT = 0.85;
+const CONTENT_SLOTS = 32;
 
 export interface RelationRealisation {
   atomIndex: number;
@@ -86,6 +87,36 @@ export class SynthesisModel {
     }
   }
 
+  private readonly reach = new Map<string, { id: string; strength: number }[]>();
+
+  /** Tables within `hops` edges of `from` with the best path strength to each (cached per table). */
+  reachable(from: string, hops: number): { id: string; strength: number }[] {
+    const key = `${from}/${hops}`;
+    let out = this.reach.get(key);
+    if (!out) {
+      const best = new Map<string, number>([[from, 1]]);
+      let frontier = [from];
+      for (let h = 0; h < hops; h++) {
+        const next: string[] = [];
+        for (const f of frontier) {
+          const sf = best.get(f)!;
+          for (const n of this.snapshot.neighbours(f)) {
+            const s = sf * n.score;
+            if (s > (best.get(n.tableId) ?? 0)) {
+              if (!best.has(n.tableId)) next.push(n.tableId);
+              best.set(n.tableId, s);
+            }
+          }
+        }
+        frontier = next;
+      }
+      best.delete(from);
+      out = [...best].map(([id, strength]) => ({ id, strength }));
+      this.reach.set(key, out);
+    }
+    return out;
+  }
+
   /**
    * Node-atom supports of a table (cached). Support below the witness threshold is dropped: many
    * weak mentions (a foreign key, a loosely similar header) must not add up to evidence.
@@ -116,7 +147,8 @@ export class SynthesisModel {
     let p = this.pieces.get(tableId);
     if (!p) {
       const cols = [...this.table(tableId).columns].sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
-      const slots = cols[0]?.minhash.length ?? 0;
+      // 32 of the 128 slots: enough to tell copies (all shared) from shards (none), 4x cheaper.
+      const slots = Math.min(CONTENT_SLOTS, cols[0]?.minhash.length ?? 0);
       p = [];
       for (let s = 0; s < slots; s++) {
         let key = `${s}`;
@@ -232,15 +264,57 @@ export class SynthesisModel {
       for (const n of this.snapshot.neighbours(out[i])) {
         if (n.kind !== 'union' || n.score < shardThreshold || out.includes(n.tableId)) continue;
         if (allowed && !allowed.has(n.tableId)) continue;
-        if (out.some((t) => this.redundancy(t, n.tableId) >= 0.5)) continue;
+        if (!out.every((t) => !this.snapshot.unionBetween(t, n.tableId) || this.isShardPair(t, n.tableId))) continue;
         out.push(n.tableId);
       }
     }
     return out;
   }
 
+  /** Utility evaluations actually computed (memo misses), for search statistics. */
+  evaluations = 0;
+  private readonly memo = new Map<string, number>();
+
+  /** U(S); memoised per set, since beam and rerank revisit the same sets many times. */
+  /**
+   * Are two union-compatible tables row shards of ONE table, rather than copies or same-schema
+   * tables of different sources (the lake-wide "customers" of many systems)? Shards split one
+   * row sequence: on a row-identifying aligned column their values are disjoint — for numbers,
+   * disjoint ranges; a copy overlaps everywhere, and another source's table restarts its ids
+   * (1..n again), so its numeric ranges overlap. Without an aligned numeric column, disjoint
+   * values on a key-like text column AND shared values on some other aligned column (one
+   * domain) mark shards.
+   */
+  isShardPair(a: string, b: string): boolean {
+    const u = this.snapshot.unionBetween(a, b);
+    if (!u || this.redundancy(a, b) >= 0.5) return false;
+    const col = (id: string) => this.snapshot.columnById.get(id);
+    let numericSeen = false;
+    let textKeyDisjoint = false;
+    let sharedDomain = false;
+    for (const al of u.alignment) {
+      const ca = col(al.columnAId);
+      const cb = col(al.columnBId);
+      if (!ca || !cb) continue;
+      const overlap = jaccard(ca.minhash, cb.minhash);
+      if (ca.numericMin !== null && ca.numericMax !== null && cb.numericMin !== null && cb.numericMax !== null) {
+        if (ca.distinctEstimate >= 3 && cb.distinctEstimate >= 3 && (ca.numericMax < cb.numericMin || cb.numericMax < ca.numericMin)) return true;
+        if (Math.min(ca.uniqueness, cb.uniqueness) >= 0.9) numericSeen = true;
+      } else if (Math.min(ca.uniqueness, cb.uniqueness) >= 0.9 && overlap === 0) textKeyDisjoint = true;
+      else if (overlap >= 0.3) sharedDomain = true;
+    }
+    return !numericSeen && textKeyDisjoint && sharedDomain;
+  }
+
   utility(tableIds: readonly string[]): number {
     if (tableIds.length === 0 || this.numAtoms === 0) return 0;
-    return igmsPieceUtility(this.units(tableIds), this.numAtoms, { prior: this.prior, contentNoise: this.options.contentNoise });
+    const key = [...tableIds].sort().join(',');
+    let u = this.memo.get(key);
+    if (u === undefined) {
+      this.evaluations++;
+      u = igmsPieceUtility(this.units(tableIds), this.numAtoms, { prior: this.prior, contentNoise: this.options.contentNoise });
+      this.memo.set(key, u);
+    }
+    return u;
   }
 }

@@ -65,23 +65,12 @@ export class HeuristicValueFunction implements ValueFunction {
 export function reachableSupport(from: string, inSet: Set<string>, covered: Float64Array, threshold: number, ctx: ValueContext): number {
   const { model } = ctx;
   let best = 0;
-  let frontier: { id: string; strength: number }[] = [{ id: from, strength: 1 }];
-  const seen = new Set<string>([from]);
-  for (let hop = 0; hop < ctx.lookaheadHops && frontier.length > 0; hop++) {
-    const next: { id: string; strength: number }[] = [];
-    for (const f of frontier) {
-      for (const n of model.snapshot.neighbours(f.id)) {
-        if (seen.has(n.tableId) || inSet.has(n.tableId) || !ctx.region.has(n.tableId)) continue;
-        seen.add(n.tableId);
-        const strength = f.strength * n.score;
-        const row = model.row(n.tableId);
-        for (const j of model.nodeAtoms) {
-          if (covered[j] < threshold && row[j] >= threshold) best = Math.max(best, (row[j] - covered[j]) * strength);
-        }
-        next.push({ id: n.tableId, strength });
-      }
+  for (const { id, strength } of model.reachable(from, ctx.lookaheadHops)) {
+    if (inSet.has(id) || !ctx.region.has(id)) continue;
+    const row = model.row(id);
+    for (const j of model.nodeAtoms) {
+      if (covered[j] < threshold && row[j] >= threshold) best = Math.max(best, (row[j] - covered[j]) * strength);
     }
-    frontier = next;
   }
   return best / Math.max(1, model.numAtoms);
 }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { TableFilter } from '../../engine/types.js';
 import { BadInputError } from '../../util/errors.js';
 
@@ -42,9 +41,13 @@ export function globToLike(pattern: string): string {
   return pattern.replace(/[\\%_]/g, '\\$&').replace(/\*/g, '%');
 }
 
-/** The grant key of a table: `<basename of source root>.<table name>`. */
+/**
+ * The grant key of a table: `<basename of source root>.<table name>`. The basename is what
+ * follows the last slash, exactly as the SQL side computes it (regexp_replace on the root path);
+ * an engine passing an already-bare source name gets it back unchanged.
+ */
 export function grantKey(sourceRoot: string, tableName: string): string {
-  return `${path.basename(sourceRoot)}.${tableName}`;
+  return `${sourceRoot.slice(sourceRoot.lastIndexOf('/') + 1)}.${tableName}`;
 }
 
 /** What one caller may see. `unrestricted` (anonymous, or a `*` grant) skips every filter. */

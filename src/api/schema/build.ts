@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { type GraphQLSchema, printSchema } from 'graphql';
+import { type GraphQLSchema, printSchema } from '../graphql.js';
 import { buildSchema } from 'type-graphql';
 import {
   CatalogQueryResolver,

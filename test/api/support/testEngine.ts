@@ -11,9 +11,12 @@ import { type IntentGraph, intentAtoms } from '../../../src/intent/index.js';
  * occur in it, the join steps the catalog's join edges between the chosen tables. That is
  * enough to check what the API layer owns: shapes, storage, grants, timeouts, errors.
  *
- * Magic words in a question, for tests: `sleep:<ms>` waits (honouring the abort signal),
- * `explode` throws an error carrying SQL-looking text, `leak` makes synthesize return
- * `leakTableId` even if not granted (to prove the API's second fence).
+ * The suites talk to it through `InstrumentedEngine`, which records calls and understands
+ * magic words in a question: `sleep:<ms>` waits (honouring the abort signal), `explode` throws
+ * an error carrying SQL-looking text, `leak` makes synthesize return `leakTableId` even if not
+ * granted (to prove the API's second fence). With GRAFT_API_TEST_ENGINE=real the instrumented
+ * engine wraps the real one (src/engine) instead of the double; assertions about what the
+ * double chooses are then skipped (`double === false`), API invariants still run.
  */
 
 interface EngineTable {
@@ -25,15 +28,11 @@ interface EngineTable {
 }
 
 export class TestEngine implements EngineApi {
-  invalidations = 0;
-  calls: { op: string; question?: string; filtered: boolean }[] = [];
-  leakTableId?: string;
   private cache?: Promise<EngineTable[]>;
 
   constructor(private readonly db: CatalogDatabase) {}
 
   invalidate(): void {
-    this.invalidations++;
     this.cache = undefined;
   }
 
@@ -49,26 +48,8 @@ export class TestEngine implements EngineApi {
     return this.cache.then((all) => (allow ? all.filter((t) => allow({ id: t.id, name: t.name, uri: t.uri, sourceRoot: t.sourceRoot })) : all));
   }
 
-  private async magic(question: string, signal?: AbortSignal): Promise<void> {
-    const sleep = /sleep:(\d+)/.exec(question);
-    if (sleep) {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, Number(sleep[1]));
-        signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        });
-      });
-    }
-    if (/\bexplode\b/.test(question)) {
-      throw new Error('PrismaClientKnownRequestError: relation "lake_table_secret" does not exist: SELECT * FROM lake_table_secret WHERE token_hash = $1');
-    }
-  }
-
   async intentGraph(question: string, opts: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter; signal?: AbortSignal }): Promise<IntentResult> {
     const started = Date.now();
-    this.calls.push({ op: 'intentGraph', question, filtered: opts.allowTable !== undefined });
-    await this.magic(question, opts.signal);
     const q = question.toLowerCase();
     const matched = (await this.tables(opts.allowTable)).filter((t) => q.includes(t.name.toLowerCase()));
     const graph: IntentGraph =
@@ -93,8 +74,6 @@ export class TestEngine implements EngineApi {
 
   async synthesize(question: string, opts: AskOptions): Promise<SynthesisResult> {
     const started = Date.now();
-    this.calls.push({ op: 'synthesize', question, filtered: opts.allowTable !== undefined });
-    await this.magic(question, opts.signal);
     const intent: IntentResult = opts.intent
       ? { graph: opts.intent, source: 'given', warnings: [], elapsedMs: 0 }
       : await this.intentGraph(question, { allowTable: opts.allowTable, signal: opts.signal });
@@ -106,11 +85,6 @@ export class TestEngine implements EngineApi {
         const t = visible.get(g.tableId);
         if (t && !chosen.includes(t) && chosen.length < (opts.budget ?? 10)) chosen.push(t);
       }
-    }
-    if (/\bleak\b/.test(question) && this.leakTableId) {
-      const all = await this.tables();
-      const leaked = all.find((t) => t.id === this.leakTableId);
-      if (leaked) chosen.push(leaked);
     }
     const ids = chosen.map((t) => t.id);
     const edges = ids.length > 1
@@ -152,8 +126,6 @@ export class TestEngine implements EngineApi {
   }
 
   async explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter; signal?: AbortSignal }): Promise<ScoreExplanation> {
-    this.calls.push({ op: 'explain', question: args.question, filtered: args.allowTable !== undefined });
-    await this.magic(args.question ?? '', args.signal);
     const graph = args.intent ?? (await this.intentGraph(args.question ?? '', { allowTable: args.allowTable, signal: args.signal })).graph;
     const visible = new Map((await this.tables(args.allowTable)).map((t) => [t.id, t]));
     const tables = args.tableIds.map((id) => visible.get(id)).filter((t): t is EngineTable => t !== undefined);
@@ -186,4 +158,70 @@ export class TestEngine implements EngineApi {
       warnings: [],
     };
   }
+}
+
+async function magic(question: string, signal?: AbortSignal): Promise<void> {
+  const sleep = /sleep:(\d+)/.exec(question);
+  if (sleep) {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, Number(sleep[1]));
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
+    });
+  }
+  if (/\bexplode\b/.test(question)) {
+    throw new Error('PrismaClientKnownRequestError: relation "lake_table_secret" does not exist: SELECT * FROM lake_table_secret WHERE token_hash = $1');
+  }
+}
+
+/** Records calls and invalidations and adds the magic words (see the top of this file). */
+export class InstrumentedEngine implements EngineApi {
+  invalidations = 0;
+  calls: { op: string; question?: string; filtered: boolean }[] = [];
+  leakTableId?: string;
+
+  constructor(
+    readonly inner: EngineApi,
+    private readonly db: CatalogDatabase,
+  ) {}
+
+  invalidate(): void {
+    this.invalidations++;
+    this.inner.invalidate();
+  }
+
+  async intentGraph(question: string, opts: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter; signal?: AbortSignal }): Promise<IntentResult> {
+    this.calls.push({ op: 'intentGraph', question, filtered: opts.allowTable !== undefined });
+    await magic(question, opts.signal);
+    return this.inner.intentGraph(question, opts);
+  }
+
+  async synthesize(question: string, opts: AskOptions): Promise<SynthesisResult> {
+    this.calls.push({ op: 'synthesize', question, filtered: opts.allowTable !== undefined });
+    await magic(question, opts.signal);
+    const r = await this.inner.synthesize(question, opts);
+    if (/\bleak\b/.test(question) && this.leakTableId) {
+      const t = await this.db.prisma.lakeTable.findUniqueOrThrow({ where: { id: this.leakTableId } });
+      r.tables.push({ id: t.id, name: t.name, uri: t.uri, role: 'witness', atoms: [], gain: 0 });
+    }
+    return r;
+  }
+
+  async explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter; signal?: AbortSignal }): Promise<ScoreExplanation> {
+    this.calls.push({ op: 'explain', question: args.question, filtered: args.allowTable !== undefined });
+    await magic(args.question ?? '', args.signal);
+    return this.inner.explain(args);
+  }
+}
+
+/** The engine the API suites run against: the double, or the real engine when GRAFT_API_TEST_ENGINE=real. */
+export async function makeTestEngine(db: CatalogDatabase): Promise<{ engine: InstrumentedEngine; double: boolean }> {
+  if (process.env.GRAFT_API_TEST_ENGINE === 'real') {
+    const { createEngine } = await import('../../../src/engine/index.js');
+    const { HashedNgramEmbedder } = await import('../../../src/embed/index.js');
+    return { engine: new InstrumentedEngine(createEngine(db, new HashedNgramEmbedder()), db), double: false };
+  }
+  return { engine: new InstrumentedEngine(new TestEngine(db), db), double: true };
 }

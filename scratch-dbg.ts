@@ -1,0 +1,17 @@
+import { openCatalog } from './src/catalog/index.js';
+import { HashedNgramEmbedder } from './src/embed/index.js';
+import { createEngine } from './src/engine/index.js';
+const db = await openCatalog({ dataDir: '/tmp/spider-db' });
+const engine = createEngine(db, new HashedNgramEmbedder());
+const q = process.argv[2];
+const names = process.argv.slice(3);
+const r = await engine.synthesize(q, { budget: 10 });
+const snap = await engine.snapshot();
+console.log('got', r.tables.map((t) => `${t.name}:${t.gain.toFixed(3)}`).join(' '), 'U', r.score.toFixed(4));
+console.log(JSON.stringify(r.intent.graph.trees.map((t) => ({ e: t.entity.label, g: (t.entity.grounding ?? []).map((g) => snap.tableById.get(g.tableId)?.name + ':' + g.kind + ':' + g.score.toFixed(2)), a: t.attributes.map((a) => a.label + ' ' + (a.grounding ?? []).map((g) => snap.tableById.get(g.tableId)?.name + '.' + snap.columnById.get(g.columnId ?? '')?.name + ':' + g.score.toFixed(2)).slice(0, 4).join(',')) }))));
+const ids = names.map((n) => snap.tables.find((t) => t.name === n)!.id);
+const ex = await engine.explain({ intent: r.intent.graph, tableIds: ids });
+console.log('gold U', ex.score.toFixed(4));
+for (const t of ex.tables) console.log('  ', t.name, t.marginalGain.toFixed(4), t.leaveOneOutLoss.toFixed(4));
+for (const a of ex.atoms) console.log('  atom', a.atomId, a.support.toFixed(2), a.supportedBy.map((id) => snap.tableById.get(id)?.name).join(','));
+await db.close();

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { startServer } from '../../api/index.js';
+import { createEngine } from '../../engine/index.js';
+import { BadInputError } from '../../util/errors.js';
+import { openContext } from '../context.js';
+
+function portArg(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new BadInputError(`--port must be an integer in 0..65535, not '${v}'`);
+  return n;
+}
+
+/**
+ * `graft serve`: the GraphQL API over the catalog (see src/api/README.md). Runs until SIGTERM or
+ * SIGINT, then drains in-flight requests and closes the catalog. Configuration comes from the
+ * environment (GRAFT_REQUIRE_AUTH, GRAFT_LAKE_ROOTS, GRAFT_SYNTHESIZE_TIMEOUT_MS, ...).
+ */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the catalog over GraphQL: /graphql, /healthz, /readyz (tokens: graft token create)')
+    .option('--port <n>', 'port to listen on (0: any free port)', portArg, Number(process.env.GRAFT_PORT ?? 4000))
+    .option('--host <host>', 'interface to bind (0.0.0.0 exposes it: set GRAFT_REQUIRE_AUTH=1)', process.env.GRAFT_HOST ?? '127.0.0.1')
+    .action(async (opts: { port: number; host: string }) => {
+      const ctx = await openContext();
+      try {
+        const engine = createEngine(ctx.db, ctx.embedder);
+        const server = await startServer({
+          db: ctx.db,
+          engine,
+          embedder: ctx.embedder,
+          port: opts.port,
+          host: opts.host,
+          closeDatabase: true,
+          onStopped: async () => {
+            await ctx.embedder.close?.();
+          },
+        });
+        process.stderr.write(
+          `graft serve: ${server.url}/graphql (catalog ${ctx.db.description}, anonymous access ${server.config.allowAnonymous ? 'ON' : 'off'})\n`,
+        );
+      } catch (err) {
+        await ctx.close();
+        throw err;
+      }
+    });
+}

@@ -1,7 +1,7 @@
 import { openCatalog } from './src/catalog/index.js';
 import { HashedNgramEmbedder } from './src/embed/index.js';
 import { createEngine } from './src/engine/index.js';
-const db = await openCatalog({ dataDir: '/tmp/spider-db' });
+const db = await openCatalog({ dataDir: process.env.DBDIR ?? '/tmp/spider-db' });
 const engine = createEngine(db, new HashedNgramEmbedder());
 const q = process.argv[2];
 const names = process.argv.slice(3);

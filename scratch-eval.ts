@@ -15,7 +15,7 @@ await engine.synthesize('warm up', { budget: L });
 const fails: string[] = [];
 for (const q of qs) {
   const t0 = performance.now();
-  const r = await engine.synthesize(q.question, { budget: L });
+  const r = await engine.synthesize(q.question, { budget: L, ...(process.env.MG ? { minGain: Number(process.env.MG) } : {}) });
   lat.push(performance.now() - t0);
   const got = new Set(r.tables.map((t) => t.name));
   const goldSet = new Set<string>(q.goldLake);

@@ -107,6 +107,14 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
   await apollo.start();
 
   const searcher = new ColumnSearcher(opts.db, opts.embedder);
+  const catalogChanged = () => {
+    searcher.invalidate();
+    try {
+      opts.engine.invalidate();
+    } catch (err) {
+      log.error({ err }, 'engine.invalidate failed');
+    }
+  };
   const services: ApiServices = {
     db: opts.db,
     engine: opts.engine,
@@ -115,17 +123,9 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
     log,
     searcher,
     syntheses: new SynthesisStore(opts.db),
-    ingests: undefined as unknown as IngestRunner,
-    catalogChanged() {
-      searcher.invalidate();
-      try {
-        opts.engine.invalidate();
-      } catch (err) {
-        log.error({ err }, 'engine.invalidate failed');
-      }
-    },
+    ingests: new IngestRunner(opts.db, opts.embedder, log, catalogChanged),
+    catalogChanged,
   };
-  services.ingests = new IngestRunner(opts.db, opts.embedder, log, () => services.catalogChanged());
 
   let inFlight = 0;
   let stopping: Promise<void> | null = null;

@@ -282,8 +282,11 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
     return results;
   } finally {
     if (ownEmbedder) await embedder.close?.();
-    if (ownDb) await db.close();
-    await closeDuckDB();
+    if (ownDb) {
+      await db.close();
+      // Ingest profiled the lake through the process-wide DuckDB; a CLI run releases it so the process can exit.
+      await closeDuckDB();
+    }
   }
 }
 

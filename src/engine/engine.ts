@@ -156,7 +156,7 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder): EngineApi
         ? { graph: v.extractor.ground(parseIntentGraph(opts.intent)), source: 'given', warnings: [], elapsedMs: 0 }
         : await extract(question, v, opts.extractor);
       const { model, atoms } = await modelFor(intent.graph, v.snapshot);
-      const outcome = await searchSynthesis(model, { budget, beamWidth, valueFunction, strategy: opts.strategy ?? 'beam' });
+      const outcome = await searchSynthesis(model, { budget, beamWidth, valueFunction, strategy: opts.strategy ?? 'beam', ...(opts.minGain !== undefined ? { minGain: opts.minGain } : {}) });
       const warnings = [...intent.warnings];
       if (v.snapshot.tables.length === 0) warnings.push('the catalog holds no tables you may read: ingest a lake first');
       else if (outcome.tables.length === 0) warnings.push('no table in the catalog matches the question');

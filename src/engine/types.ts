@@ -32,6 +32,8 @@ export interface AskOptions {
   allowTable?: TableFilter;
   /** Search strategy; 'exact' enumerates the capped candidate region. */
   strategy?: 'beam' | 'exact';
+  /** Stop adding tables when the best IGMS gain per table falls below this (default 0.01). */
+  minGain?: number;
   /** Value function name (heuristic by default; learned models register their own). */
   valueFunction?: string;
   signal?: AbortSignal;

@@ -23,9 +23,11 @@ export interface SupportOptions {
   semanticFloor: number;
   /** Share of an attribute's support that does not depend on the table also witnessing its entity. */
   attributeBase: number;
+  /** Factor on lexical/semantic evidence for a table the extractor's grounding did not name. */
+  ungroundedFactor: number;
 }
 
-export const DEFAULT_SUPPORT_OPTIONS: SupportOptions = { entityFromColumn: 0.3, semanticWeight: 0.75, semanticFloor: 0.35, attributeBase: 0.6 };
+export const DEFAULT_SUPPORT_OPTIONS: SupportOptions = { entityFromColumn: 0.3, semanticWeight: 0.75, semanticFloor: 0.35, attributeBase: 0.6, ungroundedFactor: 0.5 };
 
 export interface AtomContext {
   atom: IntentAtom;
@@ -99,7 +101,12 @@ export class SupportScorer {
     if (ctx.atom.kind === 'value') return best;
     const o = this.options;
     if (ctx.atom.kind === 'entity') {
-      best = Math.max(best, tokenCoverage(ctx.tokens, this.tokensOfTable(t)));
+      // "player" names the table player fully but player_club_map only in part: weigh how much
+      // of the table's name the label accounts for, so the entity's own table wins over tables
+      // that merely mention it.
+      const name = this.tokensOfTable(t);
+      const labelCovered = tokenCoverage(ctx.tokens, name);
+      if (labelCovered > 0) best = Math.max(best, labelCovered * (0.5 + 0.5 * tokenCoverage(name, ctx.tokens)));
     }
     for (const c of t.columns) {
       let s = tokenCoverage(ctx.tokens, this.tokensOfColumn(c.id, c.name));
@@ -110,6 +117,11 @@ export class SupportScorer {
       if (ctx.atom.kind === 'entity') s *= o.entityFromColumn;
       if (s > best) best = s;
     }
-    return Math.min(1, best);
+    // The extractor already matched the label against every name, synonym and value of the
+    // catalog; when it grounded the atom, our own looser lexical/semantic evidence for tables it
+    // did not pick counts at half weight.
+    const grounded = ctx.groundedTables.get(t.id);
+    if (ctx.groundedTables.size > 0 && grounded === undefined) best *= o.ungroundedFactor;
+    return Math.min(1, Math.max(best, grounded ?? 0));
   }
 }

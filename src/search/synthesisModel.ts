@@ -234,8 +234,25 @@ export class SynthesisModel {
         v[real.atomIndex] = Math.max(v[real.atomIndex], real.strength);
       }
     }
+    // The homomorphism: each node atom maps to ONE witness, the set's best supporter of it,
+    // together with that table's shards and copies. Another table that merely supports the same
+    // atom (the same-named table of another source, the usual lake confusion) adds nothing for it.
+    const keep = new Map<string, Set<number>>(tableIds.map((id) => [id, new Set<number>()]));
+    for (const j of this.nodeAtoms) {
+      let best: string | null = null;
+      for (const id of tableIds) {
+        const v = this.row(id)[j];
+        if (v <= 0) continue;
+        const cur = best === null ? -1 : this.row(best)[j];
+        if (v > cur + 1e-12 || (Math.abs(v - cur) <= 1e-12 && this.snapshot.compare(id, best!) < 0)) best = id;
+      }
+      if (best === null) continue;
+      for (const id of tableIds) if (id === best || this.sameContentGroup(id, best)) keep.get(id)!.add(j);
+    }
     return tableIds.map((id) => {
       const support = Float64Array.from(this.row(id));
+      const kept = keep.get(id)!;
+      for (const j of this.nodeAtoms) if (!kept.has(j)) support[j] = 0;
       const rel = relationSupport.get(id);
       if (rel) for (const j of this.relationAtoms) support[j] = rel[j];
       return { id, support, content: this.content(id) };
@@ -276,6 +293,11 @@ export class SynthesisModel {
   private readonly memo = new Map<string, number>();
 
   /** U(S); memoised per set, since beam and rerank revisit the same sets many times. */
+  /** Shards or copies of one table: they witness the same atoms together. */
+  sameContentGroup(a: string, b: string): boolean {
+    return this.snapshot.unionBetween(a, b) !== undefined && (this.redundancy(a, b) >= 0.5 || this.isShardPair(a, b));
+  }
+
   /**
    * Are two union-compatible tables row shards of ONE table, rather than copies or same-schema
    * tables of different sources (the lake-wide "customers" of many systems)? Shards split one

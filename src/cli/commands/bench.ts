@@ -115,7 +115,7 @@ export function registerBenchCommands(program: Command): void {
             db,
             catalogDir: opts.catalog && opts.catalog !== 'env' ? opts.catalog : undefined,
             ingest: opts.reingest ? 'always' : 'missing',
-            command: `graft ${process.argv.slice(2).join(' ')}`,
+            command: `graft bench run ${process.argv.slice(process.argv.indexOf('run') + 1).join(' ')}`.trim(),
             onProgress: (m) => process.stderr.write(`  ${m}\n`),
           });
           printBenchSummary(results);

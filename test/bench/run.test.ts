@@ -1,0 +1,115 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBenchLake } from '../../src/bench/buildLake.js';
+import { macroAverage } from '../../src/bench/metrics.js';
+import { BASELINE_METHODS } from '../../src/bench/methods.js';
+import { benchMarkdown, writeBenchmarksMarkdown } from '../../src/bench/report.js';
+import { runBench, summarise, type BenchResults } from '../../src/bench/run.js';
+import { openCatalog, type CatalogDatabase } from '../../src/catalog/index.js';
+import { HashedNgramEmbedder } from '../../src/embed/index.js';
+import { SMALL_DBS, SPIDER_DBS, spiderAvailable, writeQuestionsFor } from './spiderFixture.js';
+
+const LIMIT = 5;
+
+describe.skipIf(!spiderAvailable)('runBench: 3 Spider databases, PGlite, --limit 5', () => {
+  let tmp: string;
+  let lakeDir: string;
+  let db: CatalogDatabase;
+  let results: BenchResults;
+  let again: BenchResults;
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'graft-bench-run-'));
+    const qfile = path.join(tmp, 'questions.json');
+    await writeQuestionsFor(SMALL_DBS, qfile);
+    lakeDir = path.join(tmp, 'lake');
+    await buildBenchLake({ dbsDir: SPIDER_DBS, questionsFile: qfile, outDir: lakeDir, seed: 7, onlyDbs: SMALL_DBS });
+    db = await openCatalog({ dataDir: 'memory://' });
+    const embedder = new HashedNgramEmbedder();
+    results = await runBench({
+      lakeDir, db, embedder, methods: [...BASELINE_METHODS], budgets: [5, 10, 15], limit: LIMIT,
+      outFile: path.join(tmp, 'out', 'results.json'), command: 'test',
+    });
+    // Second run on the same catalog: no re-ingest; gold derived from the questions file instead.
+    again = await runBench({ lakeDir, db, embedder, questionsFile: qfile, methods: ['bm25'], budgets: [5], limit: LIMIT, outFile: false });
+  });
+  afterAll(async () => {
+    await db?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('ingests the lake once, timing it, and sees every lake table', () => {
+    const manifest = JSON.parse(readFileSync(path.join(lakeDir, 'manifest.json'), 'utf8'));
+    expect(results.index.ingested).toBe(true);
+    expect(results.index.ingestMs).toBeGreaterThan(0);
+    expect(results.index.lakeTables).toBe(manifest.tables.length);
+    expect(results.index.catalogTables).toBe(manifest.tables.length);
+    expect(results.index.missingLakeTables).toEqual([]);
+    expect(again.index.ingested).toBe(false);
+  });
+
+  it('has the documented shape: every method x budget x question, once', () => {
+    expect(results.questions).toBe(LIMIT);
+    expect(results.rows).toHaveLength(BASELINE_METHODS.length * 3 * LIMIT);
+    expect(results.summary).toHaveLength(BASELINE_METHODS.length * 3);
+    expect(results.intent).toBe('offline');
+    expect(results.machine.cores).toBeGreaterThan(0);
+    const lakeNames = new Set(JSON.parse(readFileSync(path.join(lakeDir, 'manifest.json'), 'utf8')).tables.map((t: { name: string }) => t.name));
+    for (const r of results.rows) {
+      expect(r.intent).toBe('offline');
+      expect(r.retrieved.length).toBeLessThanOrEqual(r.budget);
+      expect(new Set(r.retrieved).size).toBe(r.retrieved.length);
+      for (const t of r.retrieved) expect(lakeNames.has(t)).toBe(true);
+      for (const k of ['recall', 'precision', 'f1', 'sufficiency'] as const) {
+        expect(r[k]).toBeGreaterThanOrEqual(0);
+        expect(r[k]).toBeLessThanOrEqual(1);
+      }
+      expect(r.latencyMs).toBeGreaterThanOrEqual(0);
+    }
+    expect(existsSync(results.outFile!)).toBe(true);
+    const written = JSON.parse(readFileSync(results.outFile!, 'utf8')) as BenchResults;
+    expect(written.rows).toHaveLength(results.rows.length);
+  });
+
+  it('macro metrics are recomputable from the per-question rows', () => {
+    const written = JSON.parse(readFileSync(results.outFile!, 'utf8')) as BenchResults;
+    for (const s of written.summary) {
+      const rows = written.rows.filter((r) => r.method === s.method && r.budget === s.budget);
+      expect(rows).toHaveLength(LIMIT);
+      const all = macroAverage(rows);
+      const multi = macroAverage(rows.filter((r) => r.goldBaseCount >= 2));
+      for (const k of ['recall', 'precision', 'f1', 'sufficiency', 'avgReturned'] as const) {
+        expect(s.all[k]).toBeCloseTo(all[k], 10);
+        expect(s.multi[k]).toBeCloseTo(multi[k], 10);
+      }
+      expect(s.multi.questions).toBe(rows.filter((r) => r.goldBaseCount >= 2).length);
+    }
+    expect(summarise(written.rows)).toEqual(written.summary);
+  });
+
+  it('finds the obvious table: "How many singers do we have?" -> a singer table in the top 5 for bm25', () => {
+    const row = results.rows.find((r) => r.method === 'bm25' && r.budget === 5 && r.questionIndex === 0)!;
+    expect(row.gold).toHaveLength(1);
+    expect(row.retrieved.some((t) => t.startsWith('singer_') && !t.startsWith('singer_in'))).toBe(true);
+    // gold from questions file and from gold.json agree
+    expect(again.rows.map((r) => r.gold)).toEqual(results.rows.filter((r) => r.method === 'bm25' && r.budget === 5).map((r) => r.gold));
+  });
+
+  it('renders markdown between the markers, keeping the rest of the file', async () => {
+    const file = path.join(tmp, 'BENCHMARKS.md');
+    await writeFile(file, '# Benchmarks\n\nhand-written intro\n\n<!-- bench:lake:start -->\nold\n<!-- bench:lake:end -->\n\ntrailer\n');
+    const section = writeBenchmarksMarkdown(results, file);
+    expect(section).toBe('lake'); // dataset = lake folder name, offline intent
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('hand-written intro');
+    expect(text).toContain('trailer');
+    expect(text).not.toContain('\nold\n');
+    expect(text).toContain('paper figures: not available offline');
+    expect(text).toContain('SMOKE RUN (first 5 questions)');
+    for (const m of BASELINE_METHODS) expect(text).toContain(`| ${m} |`);
+    expect(() => benchMarkdown({ ...results, summary: [...results.summary, { ...results.summary[0], intent: 'decomp:x' }] })).toThrow(/mix intents/);
+  });
+});

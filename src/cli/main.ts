@@ -6,6 +6,8 @@ import { embedderConfigFromEnv } from '../embed/index.js';
 import { ingestLake } from '../ingest/index.js';
 import { GraftError } from '../util/errors.js';
 import { registerAskCommand } from './commands/ask.js';
+import { registerServeCommand } from './commands/serve.js';
+import { registerTokenCommands } from './commands/token.js';
 import { printIngestSummary, printTables, registerCatalogCommands } from './commands/catalog.js';
 import { withContext } from './context.js';
 import { ingestProgressReporter } from './progress.js';
@@ -15,6 +17,8 @@ program.name('graft').description('GRAFT data catalog: ingest a lake, find conne
 
 registerCatalogCommands(program);
 registerAskCommand(program);
+registerServeCommand(program);
+registerTokenCommands(program);
 
 program
   .command('doctor')

@@ -301,32 +301,31 @@ export class SynthesisModel {
   /**
    * Are two union-compatible tables row shards of ONE table, rather than copies or same-schema
    * tables of different sources (the lake-wide "customers" of many systems)? Shards split one
-   * row sequence: on a row-identifying aligned column their values are disjoint — for numbers,
-   * disjoint ranges; a copy overlaps everywhere, and another source's table restarts its ids
-   * (1..n again), so its numeric ranges overlap. Without an aligned numeric column, disjoint
-   * values on a key-like text column AND shared values on some other aligned column (one
-   * domain) mark shards.
+   * row set drawn from one source: either some aligned numeric column has disjoint ranges (a
+   * sequence cut in pieces), or most aligned text columns share values (one domain: the same
+   * airlines, airports, categories). Another source's same-named table has its own text values;
+   * a copy shares everything (content redundancy) and is not a shard.
    */
   isShardPair(a: string, b: string): boolean {
     const u = this.snapshot.unionBetween(a, b);
     if (!u || this.redundancy(a, b) >= 0.5) return false;
     const col = (id: string) => this.snapshot.columnById.get(id);
-    let numericSeen = false;
-    let textKeyDisjoint = false;
-    let sharedDomain = false;
+    let textAligned = 0;
+    let textShared = 0;
     for (const al of u.alignment) {
       const ca = col(al.columnAId);
       const cb = col(al.columnBId);
       if (!ca || !cb) continue;
-      const overlap = jaccard(ca.minhash, cb.minhash);
       if (ca.numericMin !== null && ca.numericMax !== null && cb.numericMin !== null && cb.numericMax !== null) {
         if (ca.distinctEstimate >= 3 && cb.distinctEstimate >= 3 && (ca.numericMax < cb.numericMin || cb.numericMax < ca.numericMin)) return true;
-        if (Math.min(ca.uniqueness, cb.uniqueness) >= 0.9) numericSeen = true;
-      } else if (Math.min(ca.uniqueness, cb.uniqueness) >= 0.9 && overlap === 0) textKeyDisjoint = true;
-      else if (overlap >= 0.3) sharedDomain = true;
+      } else if (ca.logicalType === 'text' && cb.logicalType === 'text') {
+        textAligned++;
+        if (jaccard(ca.minhash, cb.minhash) >= 0.05) textShared++;
+      }
     }
-    return !numericSeen && textKeyDisjoint && sharedDomain;
+    return textAligned > 0 && textShared * 2 >= textAligned;
   }
+
 
   utility(tableIds: readonly string[]): number {
     if (tableIds.length === 0 || this.numAtoms === 0) return 0;

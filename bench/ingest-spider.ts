@@ -31,6 +31,7 @@ if (!existsSync(root)) {
 const TARGET_S = 120;
 const TARGET_RSS_GIB = 2;
 
+const loadAtStart = os.loadavg().map((x) => round(x, 2));
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'graft-bench-ingest-'));
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));
 const t0 = performance.now();
@@ -83,9 +84,11 @@ try {
     targets: { wallSeconds: TARGET_S, peakRssGiB: TARGET_RSS_GIB },
     withinTargets: wallMs / 1000 <= TARGET_S && maxRssKiB / 2 ** 20 <= TARGET_RSS_GIB,
     machine: machineInfo(),
+    loadAverageAtStart: loadAtStart,
     commit: gitCommit(repo),
     measuredAt: new Date().toISOString(),
     command: 'npm run bench:ingest   # npx tsx bench/ingest-spider.ts',
+    errors: summary.errors.map((e) => ({ path: e.path, code: e.code, message: e.message.slice(0, 300) })),
   };
   console.log(JSON.stringify(result, null, 2));
   for (const e of summary.errors.slice(0, 20)) console.error(`error: ${e.path}: ${e.message}`);
@@ -111,6 +114,7 @@ function round(x: number, digits: number): number {
 function ingestMarkdown(r: {
   tables: number; columns: number; rows: number; joinEdges: number; unionEdges: number; databases: number;
   wallSeconds: number; peakRssMiB: number; phases: Record<string, number>; embedder: string; status: string;
+  tablesFailed: number; loadAverageAtStart: number[];
   machine: ReturnType<typeof machineInfo>; commit: string; measuredAt: string; command: string; withinTargets: boolean;
 }): string {
   return [
@@ -123,9 +127,11 @@ function ingestMarkdown(r: {
     '',
     `Phases (s): open catalog ${r.phases.openCatalogSeconds}, scan ${r.phases.scanSeconds}, ` +
       `profile + link + write ${r.phases.profileLinkWriteSeconds}, embeddings ${r.phases.embeddingsSeconds}. ` +
-      `Embedder \`${r.embedder}\`, ingest status ${r.status}.`,
+      `Embedder \`${r.embedder}\`, ingest status ${r.status}` +
+      (r.tablesFailed > 0 ? ` (**${r.tablesFailed} tables failed**; see the errors in docs/bench/ingest.json)` : '') + '.',
     '',
     `Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, ${r.machine.os}, node ${r.machine.node}. ` +
+      `Load average at start ${r.loadAverageAtStart.join(' / ')} (other work on the machine skews the figures). ` +
       `Commit \`${r.commit}\`, measured ${r.measuredAt}.`,
     '',
     `Command: \`${r.command}\` (raw figures: docs/bench/ingest.json).`,

@@ -6,6 +6,7 @@ import { embedderConfigFromEnv } from '../embed/index.js';
 import { ingestLake } from '../ingest/index.js';
 import { GraftError } from '../util/errors.js';
 import { registerAskCommand } from './commands/ask.js';
+import { registerBenchCommands } from './commands/bench.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerTokenCommands } from './commands/token.js';
 import { printIngestSummary, printTables, registerCatalogCommands } from './commands/catalog.js';
@@ -17,6 +18,7 @@ program.name('graft').description('GRAFT data catalog: ingest a lake, find conne
 
 registerCatalogCommands(program);
 registerAskCommand(program);
+registerBenchCommands(program);
 registerServeCommand(program);
 registerTokenCommands(program);
 

@@ -17,7 +17,7 @@ export const GRAM_BLOCK_WEIGHT = 0.8;
 export function headerLemmas(text: string): string[] {
   const words: string[] = [];
   for (const w of splitIdentifier(text)) {
-    const expansion = ABBREVIATIONS[w];
+    const expansion = Object.hasOwn(ABBREVIATIONS, w) ? ABBREVIATIONS[w] : undefined;
     if (expansion) words.push(...expansion.split(' '));
     else words.push(w);
   }

@@ -30,7 +30,8 @@ const IRREGULAR: Record<string, string> = {
 
 /** Simple English singular: enough that `players` ~ `player`, `cities` ~ `city`, `class` stays. */
 export function singularise(token: string): string {
-  const irregular = IRREGULAR[token];
+  // hasOwn: a token like "constructor" must not find Object.prototype members.
+  const irregular = Object.hasOwn(IRREGULAR, token) ? IRREGULAR[token] : undefined;
   if (irregular) return irregular;
   if (token.length <= 3 || !/^\p{L}+$/u.test(token)) return token;
   if (token.endsWith('ies')) return token.slice(0, -3) + 'y';

@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { buildBenchLake, DEFAULT_SEED } from '../../bench/buildLake.js';
 import { BASELINE_METHODS, retrievalMethodNames } from '../../bench/methods.js';
+// Registers the engine's methods (graft, graft-exact) beside the baselines.
+import '../../bench/graftMethods.js';
 import { DEFAULT_BUDGETS, runBench, writeBenchmarksMarkdown, type BenchResults } from '../../bench/run.js';
 import { BadInputError } from '../../util/errors.js';
 

@@ -1,0 +1,72 @@
+/**
+ * Error analysis of a benchmark run: the worst Sufficiency misses of one method at one budget on
+ * the >= 2-table subset, each classified from the lake manifest:
+ *   - missed shard: a shard of a gold table was retrieved but not all of its shards;
+ *   - wrong source: a same-named table of another database was retrieved instead;
+ *   - unnamed table: the missed table's name shares no word with the question (a bridge or a
+ *     content table the question describes in other words);
+ *   - named but missed: the question names it, the search still left it out.
+ * Usage: tsx bench/analyse-misses.ts <results.json> [--method graft] [--budget 10] [--top 20]
+ * Writes a section `bench:spider-misses` of docs/BENCHMARKS.md (and prints it).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { replaceMarkedSection } from '../src/bench/markdown.js';
+
+const [file, ...rest] = process.argv.slice(2);
+if (!file) throw new Error('usage: tsx bench/analyse-misses.ts <results.json> [--method graft] [--budget 10] [--top 20]');
+const opt = (name: string, dflt: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : dflt);
+const method = opt('--method', 'graft');
+const budget = Number(opt('--budget', '10'));
+const top = Number(opt('--top', '20'));
+
+const results = JSON.parse(readFileSync(file, 'utf8'));
+const manifest = JSON.parse(readFileSync(path.join(results.lakeDir, 'manifest.json'), 'utf8'));
+const gold = JSON.parse(readFileSync(path.join(results.lakeDir, 'gold.json'), 'utf8'));
+const byName = new Map<string, { dbId: string; baseTable: string; shardOf: number }>(manifest.tables.map((t: { name: string }) => [t.name, t]));
+const questionText = new Map<number, string>(gold.questions.map((q: { index: number; question: string }) => [q.index, q.question]));
+const words = (s: string) => new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2).map((w) => w.replace(/s$/, '')));
+
+type Row = { questionIndex: number; method: string; budget: number; retrieved: string[]; gold: string[]; goldBaseCount: number; recall: number; sufficiency: number };
+const rows: Row[] = results.rows.filter((r: Row) => r.method === method && r.budget === budget && r.goldBaseCount >= 2 && r.sufficiency === 0);
+rows.sort((a, b) => a.recall - b.recall || a.questionIndex - b.questionIndex);
+const counts = new Map<string, number>();
+const classify = (r: Row): string[] => {
+  const got = new Set(r.retrieved);
+  const reasons: string[] = [];
+  for (const g of r.gold.filter((x) => !got.has(x))) {
+    const m = byName.get(g)!;
+    const sibling = r.gold.some((x) => x !== g && got.has(x) && byName.get(x)?.baseTable === m.baseTable && byName.get(x)?.dbId === m.dbId);
+    const otherSource = r.retrieved.some((x) => byName.get(x)?.baseTable.toLowerCase() === m.baseTable.toLowerCase() && byName.get(x)?.dbId !== m.dbId);
+    const named = [...words(m.baseTable.replace(/_/g, ' '))].some((w) => words(questionText.get(r.questionIndex) ?? '').has(w));
+    reasons.push(sibling ? 'missed shard' : otherSource ? 'wrong source' : named ? 'named but missed' : 'unnamed table');
+  }
+  return [...new Set(reasons)];
+};
+for (const r of rows) for (const c of classify(r)) counts.set(c, (counts.get(c) ?? 0) + 1);
+
+const lines = [
+  `## Error analysis: ${method} at L = ${budget}, intent \`${results.intent}\`, >= 2-table questions`,
+  '',
+  `${rows.length} of ${results.multiTableQuestions} questions miss at least one gold table. Causes over all of them (a question can have several):`,
+  '',
+  '| cause | questions |',
+  '| --- | --- |',
+  ...[...counts].sort((a, b) => b[1] - a[1]).map(([c, n]) => `| ${c} | ${n} |`),
+  '',
+  `The ${Math.min(top, rows.length)} worst (lowest recall first):`,
+  '',
+  '| # | question | missed (base table @ db) | retrieved | cause |',
+  '| --- | --- | --- | --- | --- |',
+  ...rows.slice(0, top).map((r) => {
+    const got = new Set(r.retrieved);
+    const missed = [...new Set(r.gold.filter((x) => !got.has(x)).map((x) => `${byName.get(x)!.baseTable}@${byName.get(x)!.dbId}`))].join(', ');
+    const retrieved = r.retrieved.map((x) => `${byName.get(x)?.baseTable}@${byName.get(x)?.dbId}`).join(', ') || '—';
+    return `| ${r.questionIndex} | ${(questionText.get(r.questionIndex) ?? '').replace(/\|/g, '/')} | ${missed} | ${retrieved} | ${classify(r).join(', ')} |`;
+  }),
+  '',
+  `Command: \`npx tsx bench/analyse-misses.ts ${path.relative('.', file)} --method ${method} --budget ${budget}\``,
+];
+const text = lines.join('\n');
+process.stdout.write(`${text}\n`);
+replaceMarkedSection(path.resolve('docs/BENCHMARKS.md'), `${results.dataset}-misses`, text);

@@ -56,7 +56,13 @@ export function toGraphTable(t: PreparedTable, embeddings?: ArrayLike<number>[])
   };
 }
 
-function toGraphColumn(id: string, tableId: string, c: ColumnProfile, embedding?: ArrayLike<number>): GraphColumn {
+/** The statistics graph discovery needs, from a fresh profile or a stored column. */
+function toGraphColumn(
+  id: string,
+  tableId: string,
+  c: Omit<ColumnProfile, 'topValues'> | (Omit<GraphColumn, 'id' | 'tableId'> & { minhash: number[] }),
+  embedding?: ArrayLike<number>,
+): GraphColumn {
   return {
     id,
     tableId,
@@ -218,21 +224,7 @@ export class CatalogStore {
       id: t.id,
       name: t.name,
       rowCount: Number(t.rowCount),
-      columns: t.columns.map((c) => ({
-        id: c.id,
-        tableId: t.id,
-        name: c.name,
-        ordinal: c.ordinal,
-        logicalType: c.logicalType as GraphColumn['logicalType'],
-        nullShare: c.nullShare,
-        distinctEstimate: c.distinctEstimate,
-        uniqueness: c.uniqueness,
-        minhash: c.minhash,
-        sampleValues: c.sampleValues,
-        numericMin: c.numericMin,
-        numericMax: c.numericMax,
-        avgLength: c.avgLength,
-      })),
+      columns: t.columns.map((c) => toGraphColumn(c.id, t.id, { ...c, logicalType: c.logicalType as GraphColumn['logicalType'] })),
     }));
   }
 

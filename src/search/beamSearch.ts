@@ -1,4 +1,5 @@
 import type { Region } from './region.js';
+import { COPY_REDUNDANCY } from './rerank.js';
 import type { SynthesisModel } from './synthesisModel.js';
 import { reachableSupport, type SearchAction, type SearchState, type ValueContext, type ValueFunction } from './valueFunction.js';
 
@@ -76,6 +77,7 @@ export function admissibleActions(model: SynthesisModel, state: SearchState, ctx
   for (const via of state.tables) {
     for (const n of model.snapshot.neighbours(via)) {
       if (inSet.has(n.tableId) || !ctx.region.has(n.tableId)) continue;
+      if (state.tables.some((t) => model.redundancy(t, n.tableId) >= COPY_REDUNDANCY)) continue;
       const row = model.row(n.tableId);
       let coverGain = 0;
       for (const j of model.nodeAtoms) if (row[j] >= tau && row[j] > covered[j]) coverGain += row[j] - covered[j];

@@ -1,5 +1,8 @@
 import type { SynthesisModel } from './synthesisModel.js';
 
+/** Content overlap from which a table counts as a copy of another. */
+export const COPY_REDUNDANCY = 0.5;
+
 export interface RerankOptions {
   budget: number;
   /** Union score at which a neighbour is a row shard that travels with its table. */
@@ -68,9 +71,12 @@ export function lazyRerank(model: SynthesisModel, pool: readonly string[], opts:
   type Move = { key: string; tables: string[]; primary: number; bound: number; stamp: number };
   const queue = new Map<string, Move>();
   const withShards = (tables: string[]) => [...new Set(tables.flatMap((t) => model.shardClosure(t, opts.shardThreshold)))].filter((t) => !chosen.includes(t));
+  // A copy of a chosen table (same content) is never worth adding: it only repeats evidence.
+  const isCopyOfChosen = (t: string) => chosen.some((c) => model.redundancy(c, t) >= COPY_REDUNDANCY);
   const addMove = (primary: string[]) => {
     const key = primary.join('>');
-    if (!queue.has(key)) queue.set(key, { key, tables: withShards(primary), primary: primary.length, bound: Infinity, stamp: -1 });
+    if (queue.has(key) || primary.some(isCopyOfChosen)) return;
+    queue.set(key, { key, tables: withShards(primary), primary: primary.length, bound: Infinity, stamp: -1 });
   };
   const addMoves = (from: string) => {
     for (const n of model.snapshot.neighbours(from)) {
@@ -95,7 +101,7 @@ export function lazyRerank(model: SynthesisModel, pool: readonly string[], opts:
   while (chosen.length < opts.budget) {
     // Drop moves that became invalid (a member already chosen, or over budget).
     for (const [k, m] of queue) {
-      if (m.tables.some((t) => chosen.includes(t)) || chosen.length + m.tables.length > opts.budget) queue.delete(k);
+      if (m.tables.some((t) => chosen.includes(t) || isCopyOfChosen(t)) || chosen.length + m.tables.length > opts.budget) queue.delete(k);
     }
     if (queue.size === 0) {
       stoppedBy = chosen.length >= opts.budget ? 'budget' : 'exhausted';

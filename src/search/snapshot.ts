@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { CatalogDatabase } from '../catalog/database.js';
 import { parseVectorLiteral } from '../catalog/vector.js';
 import type { TableFilter } from '../engine/types.js';
+import type { FusionJoinEdge, FusionUnionEdge } from '../fusion/types.js';
 import { InMemoryVocabulary, type InMemoryVocabularyTable } from '../intent/index.js';
 import type { LakeFormat } from '../lake/types.js';
 
@@ -32,22 +33,9 @@ export interface SnapshotTable {
   columns: SnapshotColumn[];
 }
 
-export interface SnapshotJoin {
-  fromColumnId: string;
-  toColumnId: string;
-  fromTableId: string;
-  toTableId: string;
-  score: number;
-  containmentFromTo: number;
-  containmentToFrom: number;
-}
-
-export interface SnapshotUnion {
-  tableAId: string;
-  tableBId: string;
-  score: number;
-  alignment: { columnAId: string; columnBId: string; score: number }[];
-}
+/** Edges as the fusion planner takes them (the snapshot hands them over unchanged). */
+export type SnapshotJoin = FusionJoinEdge;
+export type SnapshotUnion = FusionUnionEdge;
 
 /** One neighbour of a table in the lake graph, with the strongest edge that links them. */
 export interface Neighbour {

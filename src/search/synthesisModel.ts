@@ -204,16 +204,22 @@ export class SynthesisModel {
       if (targets.has(s)) {
         if (!best || 0.6 > best.strength) best = { path: [s], strength: 0.6 };
       }
-      // Bounded best-first search; sets are small (<= L tables).
+      // Max-product best-first search, bounded in hops; a table is expanded again only when
+      // reached with a larger strength (sets of same-schema tables are near-cliques: without the
+      // pruning the number of paths explodes).
+      const bestAt = new Map<string, number>([[s, 1]]);
       const frontier: { at: string; path: string[]; strength: number }[] = [{ at: s, path: [s], strength: 1 }];
       while (frontier.length > 0) {
         frontier.sort((a, b) => b.strength - a.strength);
         const cur = frontier.shift()!;
+        if (cur.strength < (bestAt.get(cur.at) ?? 0)) continue;
         if (cur.path.length - 1 >= this.options.maxRelationPathEdges) continue;
         for (const n of this.snapshot.neighbours(cur.at)) {
           if (!inSet.has(n.tableId) || cur.path.includes(n.tableId)) continue;
           // Each extra hop costs: a longer path is a weaker reading of "these two are related".
           const strength = cur.strength * n.score * (cur.path.length > 1 ? PATH_HOP_DISCOUNT : 1);
+          if (strength <= (bestAt.get(n.tableId) ?? 0)) continue;
+          bestAt.set(n.tableId, strength);
           const path = [...cur.path, n.tableId];
           if (targets.has(n.tableId)) {
             if (!best || strength > best.strength) best = { path, strength };

@@ -1,0 +1,10 @@
+import { openCatalog } from './src/catalog/index.js';
+import { HashedNgramEmbedder } from './src/embed/index.js';
+import { createEngine } from './src/engine/index.js';
+const db = await openCatalog({ dataDir: '/tmp/spider-db' });
+const engine = createEngine(db, new HashedNgramEmbedder());
+await engine.synthesize('warm', { budget: 10 });
+const t = performance.now();
+const r = await engine.synthesize(process.argv[2], { budget: 10 });
+console.log((performance.now() - t).toFixed(0), 'ms', r.tables.map((x) => x.name).join(','));
+await db.close();

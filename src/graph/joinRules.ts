@@ -101,6 +101,17 @@ export function bestJoin(a: PreparedColumn, b: PreparedColumn, opts: GraphOption
   if (!ab) return ba;
   if (!ba) return ab;
   if (ab.score !== ba.score) return ab.score > ba.score ? ab : ba;
+  // A tie (two key-like columns, e.g. player.player_id and a one-row-per-player map) must not
+  // be broken by generated ids: the edge set would depend on ingest order. Point the edge at the
+  // column whose table the column name names (player_id -> player), then by names.
+  const names = (c: PreparedColumn) => [...c.table.table.name.toLowerCase().split(/[^a-z0-9]+/)].filter(Boolean);
+  const ownsKey = (key: PreparedColumn, other: PreparedColumn) => names(key).some((t) => other.tokens.has(t));
+  const aOwns = ownsKey(a, b);
+  const bOwns = ownsKey(b, a);
+  if (aOwns !== bOwns) return aOwns ? ba : ab; // edge runs from the referencing column to the owner
+  const ka = `${a.table.table.name}\u0000${a.col.name}`;
+  const kb = `${b.table.table.name}\u0000${b.col.name}`;
+  if (ka !== kb) return ka < kb ? ab : ba;
   return ab.fromColumnId < ba.fromColumnId ? ab : ba;
 }
 

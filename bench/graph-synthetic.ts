@@ -23,6 +23,7 @@ import {
 } from '../src/graph/index.js';
 import type { LogicalType } from '../src/lake/types.js';
 import { MinHash, normaliseValue } from '../src/sketch/minhash.js';
+import { mulberry32 as rng } from '../src/util/prng.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -32,16 +33,6 @@ const SOURCES = arg('sources', 100);
 const SEED = arg('seed', 1);
 const EXHAUSTIVE = process.argv.includes('--exhaustive');
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const r = rng(SEED);
 const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];

@@ -16,6 +16,7 @@
 import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../src/util/prng.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const DEMO_ROOT = path.resolve(HERE, '../demo');
@@ -86,17 +87,6 @@ export async function buildDemoLake(outDir: string = DEFAULT_DEMO_LAKE_OUT): Pro
 // Deterministic generator for demo/lake-src (run with --regen).
 // ---------------------------------------------------------------------------------------------
 
-/** mulberry32: tiny seeded PRNG, good enough for fixtures and stable across Node versions. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Row = Record<string, string | number>;
 

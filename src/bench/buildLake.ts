@@ -16,7 +16,7 @@ import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duc
 import Database from 'better-sqlite3';
 import { sqlIdent, sqlString } from '../lake/sql.js';
 import { BadInputError } from '../util/errors.js';
-import { drawInt, mulberry32 } from './prng.js';
+import { drawInt, mulberry32 } from '../util/prng.js';
 import { sqlTables } from './sqlTables.js';
 
 export const DEFAULT_SEED = 7;

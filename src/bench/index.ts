@@ -19,7 +19,7 @@ export {
   type LakeTableManifest,
 } from './buildLake.js';
 export { sqlTables, sqlTableReferences, type SqlTablesResult } from './sqlTables.js';
-export { mulberry32 } from './prng.js';
+export { mulberry32 } from '../util/prng.js';
 export {
   questionMetrics,
   macroAverage,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ColumnProfile, LakeEntry, TableProfile } from '../lake/types.js';
 import type { GraphColumn, GraphTable, JoinEdgeCandidate, UnionEdgeCandidate } from '../graph/types.js';
 import type { CatalogDatabase } from './database.js';
-import { parseVectorLiteral, toVectorLiteral } from './vector.js';
+import { toVectorLiteral } from './vector.js';
 
 /** A profiled table with ids assigned, ready to be written (see `CatalogStore.writeTable`). */
 export interface PreparedTable {
@@ -228,18 +228,6 @@ export class CatalogStore {
     }));
   }
 
-  /** All column embeddings of one model, keyed by column id. */
-  async loadEmbeddings(model?: string): Promise<Map<string, Float32Array>> {
-    const rows = model
-      ? await this.db.prisma.$queryRawUnsafe<{ column_id: string; embedding: string }[]>(
-          `SELECT column_id::text, embedding::text AS embedding FROM column_embedding WHERE model = $1`,
-          model,
-        )
-      : await this.db.prisma.$queryRawUnsafe<{ column_id: string; embedding: string }[]>(
-          `SELECT column_id::text, embedding::text AS embedding FROM column_embedding`,
-        );
-    return new Map(rows.map((r) => [r.column_id, parseVectorLiteral(r.embedding)]));
-  }
 }
 
 function finiteOrNull(x: number | null): number | null {

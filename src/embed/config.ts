@@ -3,21 +3,11 @@ import type { DocumentFrequency } from './document-frequency.js';
 import { EMBEDDING_DIM, type Embedder } from './embedder.js';
 import { HashedNgramEmbedder } from './hashed-ngram-embedder.js';
 import { type ExecutionProvider, OnnxEmbedder } from './onnx-embedder.js';
-import { OpenAIEmbedder } from './openai-embedder.js';
+import { OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai-embedder.js';
 
 export type EmbedderConfig =
   | { kind: 'builtin' }
-  | {
-      kind: 'openai';
-      baseURL: string;
-      apiKey?: string;
-      model: string;
-      /** Dimensions to request from a model that supports the parameter (>= 256). */
-      dimensions?: number;
-      batchSize?: number;
-      timeoutMs?: number;
-      maxRetries?: number;
-    }
+  | ({ kind: 'openai' } & OpenAIEmbedderOptions)
   | { kind: 'onnx'; modelDir: string; executionProvider?: ExecutionProvider; batchSize?: number };
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';

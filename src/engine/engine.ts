@@ -1,6 +1,6 @@
 import type { CatalogDatabase } from '../catalog/database.js';
 import { columnEmbeddingText, embedQuery, type Embedder } from '../embed/index.js';
-import { countFusion, planFusion, previewFusion, type FusionInput, type FusionPlan, type ValueFilter } from '../fusion/index.js';
+import { planFusion, previewFusion, type FusionInput, type FusionPlan, type ValueFilter } from '../fusion/index.js';
 import { explainIgms, pieceObjective } from '../igms/index.js';
 import { isCorpusFitted } from '../ingest/refreshEmbeddings.js';
 import {
@@ -74,10 +74,11 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder): EngineApi
   // One view per distinct visible table set (grants); the extractor's indexes are built per view.
   const view = async (allow?: TableFilter): Promise<View> => {
     const snap = await loadBase();
-    const restricted = snap.restrict(allow);
-    const key = allow ? restricted.tables.map((t) => t.id).join(',') : '*';
+    // Key on the visible ids first: the restricted snapshot and its extractor are built only on a miss.
+    const key = allow ? snap.tables.filter((t) => allow({ id: t.id, name: t.name, uri: t.uri, sourceRoot: t.sourceRoot })).map((t) => t.id).join(',') : '*';
     let v = views.get(key);
     if (!v) {
+      const restricted = snap.restrict(allow);
       v = Promise.resolve({ snapshot: restricted, extractor: new OfflineExtractor(restricted.vocabulary()) });
       views.set(key, v);
       if (views.size > 64) views.delete(views.keys().next().value!);
@@ -292,4 +293,3 @@ function summarisePlan(plan: FusionPlan, snapshot: LakeSnapshot): FusionPlanSumm
   };
 }
 
-export { countFusion };

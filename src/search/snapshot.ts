@@ -194,10 +194,4 @@ export class LakeSnapshot {
     return this.unionIndex.get(`${a}|${b}`);
   }
 
-  /** Join edges between two tables, best first. */
-  joinsBetween(a: string, b: string): SnapshotJoin[] {
-    return this.joins
-      .filter((j) => (j.fromTableId === a && j.toTableId === b) || (j.fromTableId === b && j.toTableId === a))
-      .sort((x, y) => y.score - x.score);
-  }
 }

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBenchLake, drawShardCuts, lakeTableName, type BuildBenchLakeResult } from '../../src/bench/buildLake.js';
-import { mulberry32 } from '../../src/bench/prng.js';
+import { mulberry32 } from '../../src/util/prng.js';
 import { SMALL_DBS, SPIDER_DBS, spiderAvailable, writeQuestionsFor } from './spiderFixture.js';
 
 describe('shard draws', () => {

@@ -5,6 +5,8 @@
 import type { LogicalType } from '../../src/lake/types.js';
 import { MinHash, normaliseValue } from '../../src/sketch/minhash.js';
 import type { GraphColumn, GraphTable } from '../../src/graph/types.js';
+import { mulberry32 as rng } from '../../src/util/prng.js';
+export { mulberry32 as rng } from '../../src/util/prng.js';
 
 export type Cell = string | number | null;
 
@@ -47,17 +49,6 @@ export function makeTable(id: string, columns: Record<string, Cell[]>, name = id
   return { id, name, rowCount, columns: names.map((n, i) => makeColumn(id, n, i, columns[n])) };
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function range(from: number, to: number): number[] {
   const out: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * Seeded PRNG for the lake builder: mulberry32 (32-bit state, period 2^32), the seed taken as
+ * Seeded PRNG shared by the lake builder, the demo-lake generator and test fixtures: mulberry32 (32-bit state, period 2^32), the seed taken as
  * an unsigned 32-bit integer. Not cryptographic; chosen because it is tiny, fast and gives
  * bit-identical streams on every platform (pure 32-bit integer arithmetic), which is all the
  * benchmark's "same seed, same lake" promise needs.

@@ -1,28 +1,43 @@
 /**
  * The engine as benchmark methods: `graft` (beam search + lazy IGMS rerank with the heuristic
- * value function) and `graft-exact` (GRAFT-Exact over the capped candidate region). With the
+ * value function), `graft-learned` (the same search guided by the learned value network stored
+ * in the catalog for this lake: `graft value train`) and `graft-exact` (GRAFT-Exact over the
+ * capped candidate region). With the
  * `decomp:<file>` intent the question's published decomposition is turned into the intent graph
  * (src/intent decomposition adapter); otherwise the offline extractor reads the question.
  */
 import { createEngine, type EngineApi } from '../engine/index.js';
 import { intentFromDecomposition } from '../intent/index.js';
+import type { ValueFunction } from '../search/index.js';
 import { registerRetrievalMethod, type BenchContext, type BenchQuestion, type RetrievalMethod } from './methods.js';
 
-class GraftMethod implements RetrievalMethod {
+export class GraftMethod implements RetrievalMethod {
   private engine?: EngineApi;
   private ctx?: BenchContext;
   private fallbacks = 0;
+  private model?: { id: string; heldOutMape: number; trajectories: number };
 
   constructor(
     readonly name: string,
     private readonly strategy: 'beam' | 'exact',
-    private readonly valueFunction = 'heuristic',
+    /** A registered value function's name, or a value function object (ablations: never stored in the catalog). */
+    private readonly value: string | ValueFunction = 'heuristic',
   ) {}
+
+  private get valueFunction(): string {
+    return typeof this.value === 'string' ? this.value : this.value.name;
+  }
 
   async prepare(ctx: BenchContext): Promise<void> {
     this.ctx = ctx;
-    this.engine = createEngine(ctx.db, ctx.embedder);
+    this.engine = createEngine(ctx.db, ctx.embedder, { valueModel: this.value === 'learned' ? 'auto' : 'off' });
     await this.engine.snapshot(); // load the lake graph before the clock starts
+    if (typeof this.value !== 'string') this.engine.registerValueFunction(this.value);
+    if (this.value === 'learned') {
+      const status = await this.engine.valueModel();
+      if (!status.model) throw new Error(`${this.name}: no learned value model for this lake: ${status.reason ?? 'unknown'} (train one: graft value train)`);
+      this.model = { id: status.model.id, heldOutMape: status.model.heldOutMape, trajectories: status.model.trajectories };
+    }
   }
 
   async retrieve(question: string, budget: number, q?: BenchQuestion): Promise<string[]> {
@@ -44,9 +59,10 @@ class GraftMethod implements RetrievalMethod {
   }
 
   stats(): Record<string, number> {
-    return { decompositionMissing: this.fallbacks };
+    return { decompositionMissing: this.fallbacks, ...(this.model ? { valueModelMape: this.model.heldOutMape, valueModelTrajectories: this.model.trajectories } : {}) };
   }
 }
 
 registerRetrievalMethod('graft', () => new GraftMethod('graft', 'beam'));
+registerRetrievalMethod('graft-learned', () => new GraftMethod('graft-learned', 'beam', 'learned'));
 registerRetrievalMethod('graft-exact', () => new GraftMethod('graft-exact', 'exact'));

@@ -4,3 +4,4 @@ export { applyMigrations, loadMigrations, MIGRATIONS_DIR, type Migration, type M
 export { CatalogStore, prepareTable, toGraphTable, type PreparedTable, type TableWrite } from './store.js';
 export * from './queries.js';
 export { toVectorLiteral, parseVectorLiteral } from './vector.js';
+export { lakeFingerprint, latestValueModel, listValueModels, saveValueModel, type NewValueModel, type StoredValueModel, type ValueModelRecord } from './valueModels.js';

@@ -9,6 +9,7 @@ import { registerAskCommand } from './commands/ask.js';
 import { registerBenchCommands } from './commands/bench.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerTokenCommands } from './commands/token.js';
+import { registerValueCommands } from './commands/value.js';
 import { printIngestSummary, printTables, registerCatalogCommands } from './commands/catalog.js';
 import { withContext } from './context.js';
 import { ingestProgressReporter } from './progress.js';
@@ -21,6 +22,7 @@ registerAskCommand(program);
 registerBenchCommands(program);
 registerServeCommand(program);
 registerTokenCommands(program);
+registerValueCommands(program);
 
 program
   .command('doctor')

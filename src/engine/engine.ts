@@ -22,6 +22,7 @@ import {
   type AtomContext,
   type ValueFunction,
 } from '../search/index.js';
+import type { ValueModelRecord } from '../catalog/index.js';
 import { BadInputError, NotFoundError } from '../util/errors.js';
 import type { FusionPlanSummary } from './fusionSummary.js';
 import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from './types.js';
@@ -38,6 +39,29 @@ export interface EngineApi {
   /** Registers a value function under a name (`AskOptions.valueFunction`). */
   registerValueFunction(fn: ValueFunction): void;
   snapshot(allow?: TableFilter): Promise<LakeSnapshot>;
+  /** The synthesis model of an intent graph grounded in the caller's view of the catalog. */
+  modelForIntent(graph: IntentGraph, allow?: TableFilter): Promise<{ model: SynthesisModel; atoms: IntentAtom[] }>;
+  /** Which value function answers when a call names none, and the learned model behind it. */
+  valueModel(): Promise<ValueModelStatus>;
+}
+
+export interface EngineOptions {
+  /**
+   * 'auto' (default): load the newest learned value model trained on this lake state and make
+   * it the default value function; 'off': the heuristic only.
+   */
+  valueModel?: 'auto' | 'off';
+  /** onnxruntime execution provider for the learned model (CUDA falls back to CPU). */
+  valueProvider?: 'cpu' | 'cuda';
+  log?: (msg: string) => void;
+}
+
+export interface ValueModelStatus {
+  defaultValueFunction: string;
+  model: ValueModelRecord | null;
+  provider?: 'cpu' | 'cuda';
+  /** Why no learned model is in use. */
+  reason?: string;
 }
 
 interface View {
@@ -49,10 +73,44 @@ interface View {
  * The GRAFT engine over one catalog: loads the lake graph and embeddings once into memory
  * (reloaded after `invalidate`), and answers questions without touching the database.
  */
-export function createEngine(db: CatalogDatabase, embedder: Embedder): EngineApi {
+export function createEngine(db: CatalogDatabase, embedder: Embedder, options: EngineOptions = {}): EngineApi {
   let base: Promise<LakeSnapshot> | null = null;
   const views = new Map<string, Promise<View>>();
   const valueFunctions = new Map<string, ValueFunction>([['heuristic', DEFAULT_SEARCH_OPTIONS.valueFunction]]);
+  let learned: Promise<ValueModelStatus> | null = null;
+  let learnedFn: ValueFunction | null = null;
+  // Bumped by `invalidate`: a load that started before it must not register its (stale) model.
+  let learnedGeneration = 0;
+
+  // The learned value model is looked up with the snapshot (and again after `invalidate`): an
+  // ingest changes the lake fingerprint, and a model of another lake state must not be used.
+  const loadLearned = (): Promise<ValueModelStatus> => {
+    if (!learned) {
+      const generation = learnedGeneration;
+      learned = (async (): Promise<ValueModelStatus> => {
+        if ((options.valueModel ?? 'auto') === 'off') return { defaultValueFunction: 'heuristic', model: null, reason: 'learned value model disabled' };
+        let r;
+        try {
+          const { loadLearnedValueFunction } = await import('../value/loader.js');
+          r = await loadLearnedValueFunction(db, { provider: options.valueProvider, log: options.log });
+        } catch (err) {
+          // A model that cannot be loaded must not take question answering down with it.
+          const reason = `learned value model not loaded: ${(err as Error).message}`;
+          options.log?.(reason);
+          return { defaultValueFunction: 'heuristic', model: null, reason };
+        }
+        if (!r.fn) return { defaultValueFunction: 'heuristic', model: null, reason: r.reason };
+        if (generation !== learnedGeneration) return { defaultValueFunction: 'heuristic', model: null, reason: 'catalog changed while the model was loading' };
+        valueFunctions.set(r.fn.name, r.fn);
+        learnedFn = r.fn;
+        return { defaultValueFunction: r.fn.name, model: r.record, provider: r.provider };
+      })();
+      learned.catch(() => {
+        learned = null;
+      });
+    }
+    return learned;
+  };
 
   const loadBase = () => {
     if (!base) {
@@ -128,6 +186,19 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder): EngineApi
     invalidate() {
       base = null;
       views.clear();
+      // The lake may have changed under the learned model: forget it until it is matched again.
+      // Its session is not released here: a search in flight may still be scoring with it.
+      learned = null;
+      learnedGeneration++;
+      if (learnedFn && valueFunctions.get(learnedFn.name) === learnedFn) valueFunctions.delete(learnedFn.name);
+      learnedFn = null;
+    },
+
+    valueModel: loadLearned,
+
+    async modelForIntent(graph, allow) {
+      const v = await view(allow);
+      return modelFor(v.extractor.ground(parseIntentGraph(graph)), v.snapshot);
     },
 
     registerValueFunction(fn) {
@@ -150,8 +221,12 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder): EngineApi
       if (!Number.isInteger(beamWidth) || beamWidth < 1 || beamWidth > MAX_BEAM) {
         throw new BadInputError(`beamWidth must be an integer in 1..${MAX_BEAM} (got ${beamWidth})`, { field: 'beamWidth' });
       }
-      const valueFunction = valueFunctions.get(opts.valueFunction ?? 'heuristic');
-      if (!valueFunction) throw new BadInputError(`unknown value function "${opts.valueFunction}"`, { field: 'valueFunction' });
+      const status = await loadLearned();
+      const valueFunction = valueFunctions.get(opts.valueFunction ?? status.defaultValueFunction);
+      if (!valueFunction) {
+        const why = opts.valueFunction === 'learned' && status.reason ? `: ${status.reason}` : ` (known: ${[...valueFunctions.keys()].join(', ')})`;
+        throw new BadInputError(`unknown value function "${opts.valueFunction}"${why}`, { field: 'valueFunction' });
+      }
       const v = await view(opts.allowTable);
       const intent: IntentResult = opts.intent
         ? { graph: v.extractor.ground(parseIntentGraph(opts.intent)), source: 'given', warnings: [], elapsedMs: 0 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createEngine, type SynthesisResult } from '../../engine/index.js';
 import { parseIntentGraph } from '../../intent/index.js';
 import { BadInputError } from '../../util/errors.js';
+import { valueConfigFromEnv } from '../../value/config.js';
 import { withContext } from '../context.js';
 import { printTable } from '../table.js';
 import { readFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ interface AskFlags {
   preview?: number;
   explain?: boolean;
   exact?: boolean;
+  value?: string;
 }
 
 function intValue(name: string) {
@@ -35,10 +37,12 @@ export function registerAskCommand(program: Command): void {
     .option('--json', 'print the whole result as JSON')
     .option('--preview <n>', 'run the fused SQL and show its first N rows', intValue('preview'))
     .option('--explain', 'print the IGMS score decomposition')
+    .option('--value <name>', 'value function: heuristic | learned (default: learned when a model matches the lake)')
     .option('--exact', 'GRAFT-Exact: enumerate the capped candidate region instead of beam search')
     .action(async (question: string, flags: AskFlags) => {
       await withContext(async ({ db, embedder }) => {
-        const engine = createEngine(db, embedder);
+        const value = valueConfigFromEnv(process.env);
+        const engine = createEngine(db, embedder, { valueModel: value.valueModel, valueProvider: value.provider, log: (m) => process.stderr.write(`graft ask: ${m}\n`) });
         let intent;
         let extractor: 'offline' | 'llm' = 'offline';
         if (flags.intent.startsWith('file:')) intent = parseIntentGraph(await readFile(flags.intent.slice(5), 'utf8'));
@@ -51,6 +55,7 @@ export function registerAskCommand(program: Command): void {
           extractor,
           preview: flags.preview,
           strategy: flags.exact ? 'exact' : 'beam',
+          valueFunction: flags.value,
         });
         const explanation = flags.explain && result.tables.length > 0
           ? await engine.explain({ intent: result.intent.graph, tableIds: result.tables.map((t) => t.id) })

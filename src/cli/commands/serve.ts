@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { startServer } from '../../api/index.js';
 import { createEngine } from '../../engine/index.js';
 import { BadInputError } from '../../util/errors.js';
+import { valueConfigFromEnv } from '../../value/config.js';
 import { openContext } from '../context.js';
 
 function portArg(v: string): number {
@@ -24,7 +25,8 @@ export function registerServeCommand(program: Command): void {
     .action(async (opts: { port: number; host: string }) => {
       const ctx = await openContext();
       try {
-        const engine = createEngine(ctx.db, ctx.embedder);
+        const value = valueConfigFromEnv(process.env);
+        const engine = createEngine(ctx.db, ctx.embedder, { valueModel: value.valueModel, valueProvider: value.provider, log: (m) => process.stderr.write(`graft serve: ${m}\n`) });
         const server = await startServer({
           db: ctx.db,
           engine,
@@ -36,6 +38,10 @@ export function registerServeCommand(program: Command): void {
             await ctx.embedder.close?.();
           },
         });
+        const status = await engine.valueModel();
+        process.stderr.write(
+          `graft serve: value function ${status.defaultValueFunction}${status.model ? ` (model ${status.model.id}, ${status.provider})` : status.reason ? ` (${status.reason})` : ''}\n`,
+        );
         process.stderr.write(
           `graft serve: ${server.url}/graphql (catalog ${ctx.db.description}, anonymous access ${server.config.allowAnonymous ? 'ON' : 'off'})\n`,
         );

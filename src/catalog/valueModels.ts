@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { CatalogDatabase } from './database.js';
+
+/**
+ * Identity of the lake a value model was trained on: sha256 over every ready table's uri and
+ * content fingerprint, in uri order. Any ingest that adds, drops or changes a table changes it,
+ * so a model never silently scores a lake whose graph it has not seen.
+ */
+export async function lakeFingerprint(db: CatalogDatabase): Promise<string> {
+  const tables = await db.prisma.lakeTable.findMany({ where: { state: 'ready' }, select: { uri: true, fingerprint: true }, orderBy: { uri: 'asc' } });
+  const h = createHash('sha256');
+  for (const t of tables) h.update(`${t.uri}\u0000${t.fingerprint}\n`);
+  return h.digest('hex');
+}
+
+export interface ValueModelRecord {
+  id: string;
+  lakeFingerprint: string;
+  featureVersion: number;
+  inputDim: number;
+  sampler: string;
+  gamma: number;
+  trajectories: number;
+  transitions: number;
+  heldOutMape: number;
+  trainMs: number;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export interface StoredValueModel extends ValueModelRecord {
+  onnx: Uint8Array;
+}
+
+export type NewValueModel = Omit<StoredValueModel, 'id' | 'createdAt'>;
+
+const BRIEF = {
+  id: true, lakeFingerprint: true, featureVersion: true, inputDim: true, sampler: true, gamma: true, trajectories: true,
+  transitions: true, heldOutMape: true, trainMs: true, metadata: true, createdAt: true,
+} as const;
+
+export async function saveValueModel(db: CatalogDatabase, m: NewValueModel): Promise<ValueModelRecord> {
+  // Field by field: a caller holding a stored record must not smuggle its id or timestamp in.
+  const row = await db.prisma.valueModel.create({
+    data: {
+      lakeFingerprint: m.lakeFingerprint, featureVersion: m.featureVersion, inputDim: m.inputDim, sampler: m.sampler, gamma: m.gamma,
+      trajectories: m.trajectories, transitions: m.transitions, heldOutMape: m.heldOutMape, trainMs: m.trainMs,
+      metadata: m.metadata as object, onnx: Buffer.from(m.onnx),
+    },
+    select: BRIEF,
+  });
+  return { ...row, metadata: row.metadata as Record<string, unknown> };
+}
+
+/** Every stored model, newest first (without the ONNX bytes). */
+export async function listValueModels(db: CatalogDatabase): Promise<ValueModelRecord[]> {
+  const rows = await db.prisma.valueModel.findMany({ select: BRIEF, orderBy: { createdAt: 'desc' } });
+  return rows.map((r) => ({ ...r, metadata: r.metadata as Record<string, unknown> }));
+}
+
+/** The newest model trained on this lake state for this feature version, with its bytes. */
+export async function latestValueModel(db: CatalogDatabase, fingerprint: string, featureVersion: number): Promise<StoredValueModel | null> {
+  const row = await db.prisma.valueModel.findFirst({
+    where: { lakeFingerprint: fingerprint, featureVersion },
+    orderBy: { createdAt: 'desc' },
+  });
+  if (!row) return null;
+  return { ...row, metadata: row.metadata as Record<string, unknown>, onnx: new Uint8Array(row.onnx) };
+}

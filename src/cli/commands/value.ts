@@ -1,0 +1,119 @@
+import { writeFile } from 'node:fs/promises';
+import cliProgress from 'cli-progress';
+import type { Command } from 'commander';
+import { listValueModels } from '../../catalog/index.js';
+import { BadInputError } from '../../util/errors.js';
+import { trainAndStoreValueModel } from '../../value/catalogTraining.js';
+import { DEFAULT_TRANSITION_OPTIONS } from '../../value/transitions.js';
+import { withContext } from '../context.js';
+import { printTable } from '../table.js';
+
+interface TrainFlags {
+  trajectories: number;
+  sampler: string;
+  gamma: number;
+  steps?: number;
+  hidden?: string;
+  seed: number;
+  out?: string;
+}
+
+const SAMPLERS = ['centrality', 'anchor', 'uniform'] as const;
+
+function numberArg(name: string, integer: boolean) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < 0) throw new BadInputError(`--${name} must be a non-negative ${integer ? 'integer' : 'number'} (got "${v}")`);
+    return n;
+  };
+}
+
+/** A progress bar per phase on a TTY; sparse log lines otherwise. */
+function trainingProgress(stream: NodeJS.WriteStream = process.stderr) {
+  let bar: cliProgress.SingleBar | null = null;
+  let phase = '';
+  let lastLine = 0;
+  return {
+    update(p: string, done: number, total: number, detail = '') {
+      if (stream.isTTY) {
+        if (p !== phase) {
+          bar?.stop();
+          bar = new cliProgress.SingleBar({ format: `${p.padEnd(12)} [{bar}] {value}/{total} {detail}`, stream, hideCursor: true }, cliProgress.Presets.shades_classic);
+          bar.start(total, 0, { detail });
+          phase = p;
+        }
+        bar!.update(done, { detail });
+        return;
+      }
+      const now = Date.now();
+      if (p === phase && done < total && now - lastLine < 5000) return;
+      phase = p;
+      lastLine = now;
+      stream.write(`value train: ${p} ${done}/${total} ${detail}\n`);
+    },
+    stop() {
+      bar?.stop();
+    },
+  };
+}
+
+export function registerValueCommands(program: Command): void {
+  const value = program.command('value').description('the learned value network Q(s, a) that guides the search');
+
+  value
+    .command('train')
+    .description('generate trajectories from the lake, train Q with implicit Q-learning, store the ONNX model in the catalog')
+    .option('--trajectories <n>', 'sampled table sets (each replayed clean and perturbed)', numberArg('trajectories', true), DEFAULT_TRANSITION_OPTIONS.trajectories)
+    .option('--sampler <kind>', `trajectory sampler: ${SAMPLERS.join(' | ')}`, 'centrality')
+    .option('--gamma <g>', 'discount', numberArg('gamma', false), DEFAULT_TRANSITION_OPTIONS.gamma)
+    .option('--steps <n>', 'gradient steps (default: the trainer default)', numberArg('steps', true))
+    .option('--hidden <sizes>', 'hidden layer sizes, comma-separated (e.g. 512,512)')
+    .option('--seed <n>', 'seed of the sampler and the trainer', numberArg('seed', true), 7)
+    .option('--out <file>', 'also write the ONNX model to this file')
+    .action(async (flags: TrainFlags) => {
+      if (!(SAMPLERS as readonly string[]).includes(flags.sampler)) throw new BadInputError(`--sampler must be one of ${SAMPLERS.join(', ')} (got "${flags.sampler}")`);
+      if (flags.gamma > 1) throw new BadInputError(`--gamma must be in [0, 1] (got ${flags.gamma})`);
+      const hidden = flags.hidden?.split(',').map((h) => {
+        const n = Number(h);
+        if (!Number.isInteger(n) || n < 1) throw new BadInputError(`--hidden must list positive integers (got "${flags.hidden}")`);
+        return n;
+      });
+      await withContext(async ({ db, embedder }) => {
+        const progress = trainingProgress();
+        let result;
+        try {
+          result = await trainAndStoreValueModel(db, embedder, {
+            transitions: { trajectories: flags.trajectories, sampler: flags.sampler as (typeof SAMPLERS)[number], seed: flags.seed },
+            iql: { gamma: flags.gamma, seed: flags.seed, ...(flags.steps !== undefined ? { steps: flags.steps } : {}), ...(hidden ? { hidden } : {}) },
+            onProgress: (phase, done, total, detail) => progress.update(phase, done, total, detail),
+          });
+        } finally {
+          progress.stop();
+        }
+        if (flags.out) await writeFile(flags.out, result.model.onnx);
+        const r = result.record;
+        process.stdout.write(
+          `value model ${r.id}: ${r.trajectories} trajectories, ${r.transitions} transitions, sampler ${r.sampler}, gamma ${r.gamma}\n` +
+            `held-out value MAPE ${r.heldOutMape.toFixed(3)}, trained in ${(r.trainMs / 1000).toFixed(1)} s; lake ${r.lakeFingerprint.slice(0, 12)}, features v${r.featureVersion}\n` +
+            (flags.out ? `ONNX model written to ${flags.out}\n` : ''),
+        );
+      });
+    });
+
+  value
+    .command('list')
+    .description('stored value models, newest first')
+    .action(async () => {
+      await withContext(async ({ db }) => {
+        const models = await listValueModels(db);
+        if (models.length === 0) {
+          process.stdout.write('no value model stored (graft value train)\n');
+          return;
+        }
+        printTable(
+          ['id', 'created', 'lake', 'features', 'sampler', 'gamma', 'trajectories', 'MAPE', 'train s'],
+          models.map((m) => [m.id, m.createdAt.toISOString(), m.lakeFingerprint.slice(0, 12), `v${m.featureVersion}`, m.sampler, String(m.gamma), String(m.trajectories), m.heldOutMape.toFixed(3), (m.trainMs / 1000).toFixed(1)]),
+        );
+      });
+    });
+}

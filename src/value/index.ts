@@ -1,0 +1,12 @@
+export { FEATURE_DIM, FEATURE_NAMES, FEATURE_VERSION, STATE_DIM, STATE_FEATURES, ACTION_FEATURES, stateActionFeatures, stateFeatures } from './features.js';
+export { DEFAULT_TRANSITION_OPTIONS, generateTransitions, type ModelForIntent, type TransitionOptions, type TransitionSet } from './transitions.js';
+export { trainValueModel, subsetTransitions, type TrainValueOptions, type TrainedValueModel } from './train.js';
+export { trainAndStoreValueModel, type CatalogTrainingResult } from './catalogTraining.js';
+export { loadLearnedValueFunction, type ExecutionProvider, type LoadedValueModel } from './loader.js';
+export { LearnedValueFunction, type QScorer } from './learnedValueFunction.js';
+export { valueConfigFromEnv, type ValueConfig } from './config.js';
+export { trainIql, heldOutMape, expectileLoss, tdTargets, DEFAULT_IQL_CONFIG, type IqlConfig, type IqlResult, type TransitionData } from './iql.js';
+export { createMlp, predictTf, serializeMlp, deserializeMlp, type MlpWeights } from './mlp.js';
+export { exportMlpToOnnx } from './onnxExport.js';
+export { OnnxQScorer } from './onnxScorer.js';
+export * from './trajectories/index.js';

@@ -2,18 +2,24 @@
  * `npm run bench`: the whole Spider protocol end to end from a clean checkout, then BIRD.
  *   1. build the Spider lake (../shared/data-raw/spider/database + JAR's dev.json, seed 7) unless
  *      lakes/spider already holds one built with the same seed;
- *   2. ingest it (timed: the index build time) and run every method at L = 5, 10, 15 with the
- *      offline intent;
- *   3. run the intent-dependent methods (graft, graft-exact) again with JAR's published LLM
- *      decompositions (decomp:<file>) at L = 10 — the baselines ignore the intent, so their rows
- *      would repeat the offline ones;
- *   4. the same protocol on the BIRD superhero lake;
+ *   2. ingest it (timed: the index build time) and, unless the catalog already holds one for this
+ *      lake state, train the learned value model (`graft value train` defaults; timed);
+ *   3. run every method at L = 5, 10, 15 with the offline intent (graft-learned included);
+ *   4. run the intent-dependent methods (graft, graft-learned, graft-exact) again with JAR's
+ *      published LLM decompositions (decomp:<file>) at L = 5, 10, 15 — the baselines ignore the
+ *      intent, so their rows would repeat the offline ones;
+ *   5. the same protocol (offline) on the BIRD superhero lake, with its own value model;
  * and write every table to docs/BENCHMARKS.md and the results to bench/out/.
- * Options: --limit N (smoke run on the first N questions; docs untouched), --skip-bird.
+ * Options: --limit N (smoke run on the first N questions; docs untouched), --skip-bird,
+ * --skip-learned (no value model trained, no graft-learned rows).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildBenchLake } from '../src/bench/buildLake.js';
+import { lakeFingerprint, latestValueModel, openCatalog, type CatalogDatabase } from '../src/catalog/index.js';
+import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
+import { trainAndStoreValueModel } from '../src/value/catalogTraining.js';
+import { FEATURE_VERSION } from '../src/value/features.js';
 import '../src/bench/graftMethods.js';
 import { BASELINE_METHODS } from '../src/bench/methods.js';
 import { runBench, type BenchResults } from '../src/bench/run.js';
@@ -25,8 +31,10 @@ const args = process.argv.slice(2);
 const limitArg = args.indexOf('--limit');
 const limit = limitArg >= 0 ? Number(args[limitArg + 1]) : undefined;
 const skipBird = args.includes('--skip-bird');
+const skipLearned = args.includes('--skip-learned');
 const BUDGETS = [5, 10, 15];
-const ENGINE_METHODS = ['graft', 'graft-exact'];
+const ENGINE_METHODS = ['graft', ...(skipLearned ? [] : ['graft-learned']), 'graft-exact'];
+const embedder = createEmbedder(embedderConfigFromEnv(process.env));
 const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
 
 async function ensureLake(name: string, dbsDir: string, questionsFile: string): Promise<string> {
@@ -41,22 +49,55 @@ async function ensureLake(name: string, dbsDir: string, questionsFile: string): 
   return outDir;
 }
 
-async function run(lakeDir: string, methods: string[], intent: string, budgets = BUDGETS): Promise<BenchResults> {
+/**
+ * Runs after the bench has ingested the lake: makes sure the catalog holds a value model for this
+ * lake state (trains one with `graft value train` defaults when it does not) and says so.
+ */
+async function ensureValueModel(db: CatalogDatabase): Promise<string> {
+  const existing = await latestValueModel(db, await lakeFingerprint(db), FEATURE_VERSION);
+  if (existing) return `Value model ${existing.id} (already trained on this lake state: ${(existing.trainMs / 1000).toFixed(0)} s, held-out MAPE ${existing.heldOutMape.toFixed(3)}).`;
+  log('training the value model (graft value train defaults)');
+  let last = 0;
+  const { record } = await trainAndStoreValueModel(db, embedder, {
+    onProgress: (phase, done, total) => {
+      if (Date.now() - last > 30_000 || done === total) {
+        last = Date.now();
+        log(`  ${phase} ${done}/${total}`);
+      }
+    },
+  });
+  return `Value model ${record.id} trained in this run in ${(record.trainMs / 1000).toFixed(0)} s (${record.trajectories} sampled table sets, ${record.transitions} transitions, held-out MAPE ${record.heldOutMape.toFixed(3)}).`;
+}
+
+async function run(db: CatalogDatabase, lakeDir: string, methods: string[], intent: string, budgets = BUDGETS): Promise<BenchResults> {
   const command = `npm run bench${limit ? ` -- --limit ${limit}` : ''}  (graft bench run --lake ${path.relative('.', lakeDir)} --methods ${methods.join(',')} --budgets ${budgets.join(',')} --intent ${intent.replace(SHARED, '../shared/data-raw')})`;
-  const results = await runBench({ lakeDir, budgets, methods, intent, limit, command, onProgress: log });
+  const results = await runBench({
+    lakeDir, db, embedder, budgets, methods, intent, limit, command, onProgress: log,
+    afterIngest: skipLearned ? undefined : ensureValueModel,
+  });
   if (!limit) writeBenchmarksMarkdown(results, path.resolve('docs/BENCHMARKS.md'));
   return results;
 }
 
 const started = Date.now();
 const spider = await ensureLake('spider', path.join(SHARED, 'spider/database'), path.join(SHARED, 'jar/spider/dev.json'));
-await run(spider, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
-// The decomposition comparison at the headline budget only, to keep the whole run near 30 minutes.
-await run(spider, ENGINE_METHODS, `decomp:${path.join(SHARED, 'jar/spider/decomp.json')}`, [10]);
+const spiderDb = await openCatalog({ dataDir: path.join(spider, '.graft-db') });
+try {
+  await run(spiderDb, spider, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
+  await run(spiderDb, spider, ENGINE_METHODS, `decomp:${path.join(SHARED, 'jar/spider/decomp.json')}`);
+} finally {
+  await spiderDb.close();
+}
 if (!skipBird) {
   const birdDbs = path.join(SHARED, 'bird/dev_databases');
   const bird = await ensureLake('bird', birdDbs, path.join(SHARED, 'jar/bird/dev.json'));
-  await run(bird, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
+  const birdDb = await openCatalog({ dataDir: path.join(bird, '.graft-db') });
+  try {
+    await run(birdDb, bird, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
+  } finally {
+    await birdDb.close();
+  }
 }
+await embedder.close?.();
 await closeDuckDB();
 log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);

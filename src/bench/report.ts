@@ -90,7 +90,8 @@ export function benchMarkdown(results: BenchResults): string {
       `; catalog view loaded in ${idx.viewLoadMs} ms. Embedder \`${results.embedder}\`.` +
       (idx.missingLakeTables.length > 0
         ? ` **${idx.missingLakeTables.length} lake tables missing from the catalog** (failed ingest: ${idx.missingLakeTables.slice(0, 8).join(', ')}${idx.missingLakeTables.length > 8 ? ', …' : ''}); ${idx.questionsWithMissingGold} questions have a missing gold table.`
-        : ''),
+        : '') +
+      (idx.preparation ? ` ${idx.preparation}` : ''),
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, node ${m.node}. Commit \`${results.commit}\`, run ${results.startedAt} (${(results.elapsedMs / 1000).toFixed(0)} s).`,
     '',

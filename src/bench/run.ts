@@ -45,6 +45,11 @@ export interface RunBenchOptions {
   /** The command line recorded with the results. */
   command?: string;
   onProgress?: (message: string) => void;
+  /**
+   * Runs once the catalog holds the lake, before any method is prepared (e.g. training the
+   * learned value model); what it returns is recorded with the index (`index.preparation`).
+   */
+  afterIngest?: (db: CatalogDatabase) => Promise<string | void>;
 }
 
 export interface BenchRow {
@@ -90,6 +95,8 @@ export interface BenchIndexInfo {
   missingLakeTables: string[];
   questionsWithMissingGold: number;
   viewLoadMs: number;
+  /** What `afterIngest` did (e.g. the value model it trained). */
+  preparation?: string;
 }
 
 export interface BenchResults {
@@ -209,6 +216,11 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
     index.questionsWithMissingGold = questions.filter((q) => q.goldLake.some((t) => missingSet.has(t))).length;
     if (index.missingLakeTables.length > 0) {
       log(`warning: ${index.missingLakeTables.length} lake tables are not in the catalog; ${index.questionsWithMissingGold} questions have such a gold table`);
+    }
+
+    if (opts.afterIngest) {
+      const note = await opts.afterIngest(db);
+      if (note) index.preparation = note;
     }
 
     const tv = performance.now();

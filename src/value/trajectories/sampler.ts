@@ -246,16 +246,54 @@ export function keepColumns(
     }
   }
 
+  // Union-aligned columns that are not join keys become the merged entity's attributes: like any
+  // other attribute they are kept with probability beta, but all together across the shards
+  // (one draw per alignment group), or a sharded table's tree would carry nearly every column.
+  const group = new Map<string, string>();
+  const find = (c: string): string => {
+    let r = c;
+    while (group.has(r) && group.get(r) !== r) r = group.get(r)!;
+    return r;
+  };
+  for (const [a, b] of aligned) {
+    if (role.get(a) !== 'union') continue;
+    if (!group.has(a)) group.set(a, a);
+    if (!group.has(b)) group.set(b, b);
+    group.set(find(a), find(b));
+  }
+  const groupKept = new Map<string, boolean>();
+  const alignedKept = (c: string): boolean => {
+    const g = find(c);
+    if (!groupKept.has(g)) groupKept.set(g, rand() < beta);
+    return groupKept.get(g)!;
+  };
+
+  // Decide every table's attributes first, emit second: a group forced on for one shard must be
+  // kept in all of its shards, whatever order the tables come in.
+  const columnsOf = (tableId: string) => [...snapshot.tableById.get(tableId)!.columns].sort((a, b) => a.ordinal - b.ordinal);
+  const keptOthersOf = new Map<string, Set<string>>();
+  for (const tableId of tables) {
+    const columns = columnsOf(tableId);
+    const others = columns.filter((c) => !role.has(c.id));
+    const keptOthers = new Set(others.filter(() => rand() < beta).map((c) => c.id));
+    const unionColumns = columns.filter((c) => role.get(c.id) === 'union');
+    // At least one attribute per table that has any: a table of join keys only is a bridge.
+    if (keptOthers.size === 0 && !unionColumns.some((c) => alignedKept(c.id))) {
+      if (others.length > 0) keptOthers.add(pick(others, rand).id);
+      else if (unionColumns.length > 0) groupKept.set(find(pick(unionColumns, rand).id), true);
+    }
+    keptOthersOf.set(tableId, keptOthers);
+  }
+
   const keptColumns = new Map<string, KeptColumn[]>();
   const values = new Map<string, string>();
   for (const tableId of tables) {
-    const columns = [...snapshot.tableById.get(tableId)!.columns].sort((a, b) => a.ordinal - b.ordinal);
-    const others = columns.filter((c) => !role.has(c.id));
-    const keptOthers = new Set(others.filter(() => rand() < beta).map((c) => c.id));
-    if (keptOthers.size === 0 && others.length > 0) keptOthers.add(pick(others, rand).id);
+    const columns = columnsOf(tableId);
+    const keptOthers = keptOthersOf.get(tableId)!;
     const kept: KeptColumn[] = [];
     for (const c of columns) {
       const r = role.get(c.id);
+      if (r === 'union' && !alignedKept(c.id)) continue;
       if (r) kept.push({ columnId: c.id, key: true, role: r });
       else if (keptOthers.has(c.id)) {
         kept.push({ columnId: c.id, key: false, role: 'sampled' });

@@ -249,6 +249,7 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
         plan: summarisePlan(plan, v.snapshot),
         score: outcome.utility,
         unsupportedAtoms: unsupported(model, chosenIds, atoms),
+        valueFunction: opts.strategy === 'exact' ? 'none (exact)' : valueFunction.name,
         elapsedMs: 0,
         warnings: [...warnings, ...plan.warnings],
       };

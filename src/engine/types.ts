@@ -62,6 +62,8 @@ export interface SynthesisResult {
   score: number;
   /** Atoms no chosen table supports. */
   unsupportedAtoms: string[];
+  /** Value function that guided the search ('heuristic', or 'learned' when a model matched the lake). */
+  valueFunction: string;
   preview?: { columns: string[]; rows: Record<string, unknown>[] };
   elapsedMs: number;
   warnings: string[];

@@ -245,7 +245,7 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
 
     it('synthesize stores the result: synthesis(id) returns it again', async () => {
       const q = `query($q: String!) { synthesize(question: $q, budget: 5, beamWidth: 4, preview: 3) {
-          id question sql score executable elapsedMs createdAt tableCount unsupportedAtoms warnings
+          id question sql score executable elapsedMs createdAt tableCount unsupportedAtoms warnings valueFunction
           tables { id name uri role atoms gain table { id name } }
           joinSteps { left { table column } right { table column } score containment }
           unionGroups { tables columns }
@@ -257,6 +257,8 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
       expect(r.errors).toBeUndefined();
       const s = r.data!.synthesize;
       expect(s.id).toMatch(/^[0-9a-f-]{36}$/);
+      // No value model has been trained on this catalog: the heuristic guides the search.
+      expect(s.valueFunction).toBe('heuristic');
       expect(s.tables.length).toBeGreaterThan(0);
       expect(s.tables.every((t) => t.table.id === t.id)).toBe(true);
       if (double) {

@@ -213,6 +213,8 @@ export async function presentSynthesis(ctx: RequestContext, s: StoredSynthesis) 
     executable: r.plan?.executable ?? false,
     score: r.score,
     unsupportedAtoms: r.unsupportedAtoms ?? [],
+    // Syntheses stored before the learned value function existed were all heuristic.
+    valueFunction: r.valueFunction ?? 'heuristic',
     preview,
     elapsedMs: r.elapsedMs,
     warnings: [...warnings, ...(r.plan?.warnings ?? [])],

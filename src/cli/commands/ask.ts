@@ -83,7 +83,7 @@ function printResult(r: SynthesisResult): void {
     out.write(`  ${t.entity.label}${t.entity.bridge ? ' (bridge)' : ''}: ${attrs.join(', ') || '—'}\n`);
   }
   for (const e of r.intent.graph.edges) out.write(`  edge ${e.from} — ${e.to}${e.label ? ` (${e.label})` : ''}\n`);
-  out.write(`\ntables (IGMS ${r.score.toFixed(4)}, ${r.elapsedMs.toFixed(0)} ms):\n`);
+  out.write(`\ntables (IGMS ${r.score.toFixed(4)}, ${r.elapsedMs.toFixed(0)} ms, value function ${r.valueFunction}):\n`);
   printTable(['table', 'role', 'gain', 'atoms', 'uri'], r.tables.map((t) => [t.name, t.role, t.gain.toFixed(4), t.atoms.join(' '), t.uri]));
   if (r.plan.unionGroups.length) {
     out.write('\nunion groups:\n');

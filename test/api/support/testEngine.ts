@@ -118,6 +118,7 @@ export class TestEngine implements EngineApi {
         warnings: [],
       },
       score: atoms.length ? supported.length / atoms.length : 0,
+      valueFunction: 'heuristic',
       unsupportedAtoms: atoms.filter((a) => !supported.includes(a)).map((a) => a.id),
       preview: opts.preview && first ? { columns: first.columns.map((c) => c.name), rows: previewRows } : undefined,
       elapsedMs: Date.now() - started,

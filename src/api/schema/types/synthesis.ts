@@ -111,6 +111,9 @@ export class Synthesis {
   @Field(() => [String])
   unsupportedAtoms!: string[];
 
+  @Field(() => String, { description: "Value function that guided the search: 'heuristic', or 'learned' when a value model trained on this lake state is loaded (graft value train)." })
+  valueFunction!: string;
+
   @Field(() => Preview, { nullable: true })
   preview!: Preview | null;
 

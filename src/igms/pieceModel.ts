@@ -161,6 +161,10 @@ function phiIncrement(pi: number, delta: number, r: number): number {
  * gain(u): O(p_u a) to get the per-atom increments δ (p_u = pieces of u), then O(a) without a
  * prior, or O(a² + k a²) with one (copy of the factor plus k rank-one updates, k = atoms u
  * supports). add(u): the same, updating in place. value(): O(a).
+ *
+ * Units may be given already normalised (`normalisePieceUnit`), which skips re-validating the
+ * same content on every call when a caller evaluates many sets of the same units; such a unit's
+ * pieces array must not be mutated afterwards (the state caches its piece ids by that array).
  */
 export class PieceIgmsState {
   readonly numAtoms: number;
@@ -169,12 +173,31 @@ export class PieceIgmsState {
   private readonly psi: number;
   /** With Λ = I the factor is diagonal and log det is Σ log(1 + d_j): no factor kept. */
   private readonly diagonalPrior: boolean;
+  /** Cholesky factor of Λ (never mutated; shared by clones). */
+  private readonly priorFactor: Matrix;
   private factor: Matrix;
   private d: Float64Array;
-  private cells: Map<string, Float64Array>;
-  private masses: Map<string, number>;
+  /**
+   * Dense id of every piece this state (or a clone of it) has met, and the ids of the pieces of
+   * each pre-normalised unit (immutable: cached by its pieces array). Only ever grows, so it is
+   * shared by clones and kept by `reset`: scoring many sets of the same units then costs one
+   * lookup per unit.
+   */
+  private readonly interned: { ids: Map<string, number>; ofPieces: WeakMap<NormalisedPieceUnit['pieces'], Int32Array> };
+  /** Slot + 1 of each piece id held by a selected unit (0: not held). */
+  private slotOfPiece: Int32Array;
+  /** Piece id of each slot. */
+  private slotPiece: number[];
+  /** Mass of the piece in each slot. */
+  private slotMass: number[];
+  /** Accumulated raw precision of each (piece, atom) cell, slot-major: cells[slot · a + j]. */
+  private cells: Float64Array;
   private selected: string[];
   private selectedSet: Set<string>;
+  /** Scratch for the per-atom increments δ of the unit being scored or added. */
+  private delta: Float64Array;
+  /** Scratch: slot of each piece of that unit (−1: no selected unit holds it). */
+  private unitSlots: number[] = [];
 
   constructor(numAtoms: number, options: PieceModelOptions = {}) {
     if (!Number.isInteger(numAtoms) || numAtoms < 0) throw new IgmsInputError('numAtoms', `must be an integer >= 0 (${numAtoms})`);
@@ -184,13 +207,18 @@ export class PieceIgmsState {
     this.psi = psi;
     this.diagonalPrior = !options.prior || options.prior.kappa === 0;
     const { factor, logDet } = factorPrior(numAtoms, options.prior);
-    this.factor = factor;
+    this.priorFactor = factor;
+    this.factor = factor.clone();
     this.logDetPrior = logDet;
     this.d = new Float64Array(numAtoms);
-    this.cells = new Map();
-    this.masses = new Map();
+    this.interned = { ids: new Map(), ofPieces: new WeakMap() };
+    this.slotOfPiece = new Int32Array(0);
+    this.slotPiece = [];
+    this.slotMass = [];
+    this.cells = new Float64Array(0);
     this.selected = [];
     this.selectedSet = new Set();
+    this.delta = new Float64Array(numAtoms);
   }
 
   /** Ids of the selected units, in selection order. */
@@ -206,72 +234,157 @@ export class PieceIgmsState {
     return this.selectedSet.has(id);
   }
 
-  /** Per-atom increments δ of d if `unit` were added (sparse: atom indices and values). */
-  private increments(nu: NormalisedPieceUnit): { atoms: number[]; delta: Float64Array; perCell: Array<[string, number, number]> } {
+  private normalised(unit: PieceUnit | NormalisedPieceUnit): NormalisedPieceUnit {
+    return 'pieces' in unit ? unit : normalisePieceUnit(unit, this.numAtoms);
+  }
+
+  /** Dense ids of a unit's pieces (cached when the caller normalised the unit and may pass it again). */
+  private pieceIdsOf(nu: NormalisedPieceUnit, reused: boolean): Int32Array {
+    let ids = reused ? this.interned.ofPieces.get(nu.pieces) : undefined;
+    if (!ids) {
+      ids = new Int32Array(nu.pieces.length);
+      nu.pieces.forEach((p, k) => {
+        let id = this.interned.ids.get(p.piece);
+        if (id === undefined) this.interned.ids.set(p.piece, (id = this.interned.ids.size));
+        ids![k] = id;
+      });
+      if (reused) this.interned.ofPieces.set(nu.pieces, ids);
+    }
+    return ids;
+  }
+
+  /** Atoms the unit supports (m_j ≠ 0): the only cells it touches. */
+  private supported(nu: NormalisedPieceUnit): number[] {
+    const out: number[] = [];
+    for (let j = 0; j < this.numAtoms; j++) if (nu.support[j] !== 0) out.push(j);
+    return out;
+  }
+
+  /** Per-atom increments δ of d if `nu` were added, into `this.delta`; returns the atoms with δ > 0. */
+  private increments(nu: NormalisedPieceUnit, pieceIds: Int32Array, supported: number[]): number[] {
     const a = this.numAtoms;
-    const delta = new Float64Array(a);
-    const perCell: Array<[string, number, number]> = [];
-    for (const p of nu.pieces) {
-      const known = this.masses.get(p.piece);
-      if (known !== undefined && known !== p.mass) {
-        throw new IgmsInputError(`unit ${nu.id}: piece "${p.piece}"`, `mass ${p.mass} differs from ${known} used by a selected unit`);
+    const delta = this.delta;
+    delta.fill(0);
+    this.unitSlots.length = 0;
+    for (let k = 0; k < nu.pieces.length; k++) {
+      const p = nu.pieces[k];
+      const id = pieceIds[k];
+      const slot = id < this.slotOfPiece.length ? this.slotOfPiece[id] - 1 : -1;
+      this.unitSlots.push(slot);
+      if (slot >= 0 && this.slotMass[slot] !== p.mass) {
+        throw new IgmsInputError(`unit ${nu.id}: piece "${p.piece}"`, `mass ${p.mass} differs from ${this.slotMass[slot]} used by a selected unit`);
       }
       const r = this.psi / p.mass;
-      const acc = this.cells.get(p.piece);
-      for (let j = 0; j < a; j++) {
+      const base = slot < 0 ? -1 : slot * a;
+      for (const j of supported) {
         const m = nu.support[j];
-        if (m === 0) continue;
         const dp = (p.share * m * m) / this.s0sq;
-        perCell.push([p.piece, j, dp]);
-        delta[j] += phiIncrement(acc ? acc[j] : 0, dp, r);
+        delta[j] += phiIncrement(base < 0 ? 0 : this.cells[base + j], dp, r);
       }
     }
     const atoms: number[] = [];
     for (let j = 0; j < a; j++) if (delta[j] > 0) atoms.push(j);
-    return { atoms, delta, perCell };
+    return atoms;
   }
 
-  private logDetGain(atoms: number[], delta: Float64Array, factor: Matrix): number {
-    if (this.diagonalPrior) {
-      let s = 0;
-      for (const j of atoms) s += Math.log1p(delta[j] / (1 + this.d[j]));
-      return s;
-    }
-    const before = logDetFromCholesky(factor);
+  /** Rank-one updates of `factor` by √δ_j e_j for each atom (nothing to do with a diagonal prior). */
+  private updateFactor(atoms: number[], factor: Matrix): void {
+    if (this.diagonalPrior) return;
     const x = new Float64Array(this.numAtoms);
     for (const j of atoms) {
       x.fill(0);
-      x[j] = Math.sqrt(delta[j]);
+      x[j] = Math.sqrt(this.delta[j]);
       choleskyRankOneUpdate(factor, x);
     }
+  }
+
+  /** log det gain of the increments in `this.delta`; updates `factor` in place when there is a prior. */
+  private logDetGain(atoms: number[], factor: Matrix): number {
+    if (this.diagonalPrior) {
+      let s = 0;
+      for (const j of atoms) s += Math.log1p(this.delta[j] / (1 + this.d[j]));
+      return s;
+    }
+    const before = logDetFromCholesky(factor);
+    this.updateFactor(atoms, factor);
     return logDetFromCholesky(factor) - before;
   }
 
   /** Marginal gain U(S ∪ {u}) − U(S) without changing the state; 0 if u is already selected. */
-  gain(unit: PieceUnit): number {
+  gain(unit: PieceUnit | NormalisedPieceUnit): number {
     if (this.numAtoms === 0 || this.selectedSet.has(unit.id)) return 0;
-    const nu = normalisePieceUnit(unit, this.numAtoms);
-    const { atoms, delta } = this.increments(nu);
+    const nu = this.normalised(unit);
+    const atoms = this.increments(nu, this.pieceIdsOf(nu, nu === unit), this.supported(nu));
     if (atoms.length === 0) return 0;
-    return this.logDetGain(atoms, delta, this.diagonalPrior ? this.factor : this.factor.clone()) / this.numAtoms;
+    return this.logDetGain(atoms, this.diagonalPrior ? this.factor : this.factor.clone()) / this.numAtoms;
   }
 
   /** Adds the unit; returns its realised gain. Throws if its id is already selected. */
-  add(unit: PieceUnit): number {
+  add(unit: PieceUnit | NormalisedPieceUnit): number {
+    return this.include(unit, true);
+  }
+
+  /** Adds the units in order, without computing each one's gain (when only U of the set is wanted). */
+  addAll(units: Iterable<PieceUnit | NormalisedPieceUnit>): void {
+    for (const u of units) this.include(u, false);
+  }
+
+  private include(unit: PieceUnit | NormalisedPieceUnit, withGain: boolean): number {
     if (this.selectedSet.has(unit.id)) throw new IgmsInputError(`unit ${unit.id}`, 'already selected');
-    const nu = normalisePieceUnit(unit, this.numAtoms);
-    const { atoms, delta, perCell } = this.increments(nu);
-    const g = this.numAtoms === 0 ? 0 : this.logDetGain(atoms, delta, this.factor) / this.numAtoms;
-    for (const p of nu.pieces) this.masses.set(p.piece, p.mass);
-    for (const [piece, j, dp] of perCell) {
-      let acc = this.cells.get(piece);
-      if (!acc) this.cells.set(piece, (acc = new Float64Array(this.numAtoms)));
-      acc[j] += dp;
+    const nu = this.normalised(unit);
+    const a = this.numAtoms;
+    const supported = this.supported(nu);
+    const pieceIds = this.pieceIdsOf(nu, nu === unit);
+    const atoms = this.increments(nu, pieceIds, supported);
+    let g = 0;
+    if (a > 0) {
+      if (withGain) g = this.logDetGain(atoms, this.factor) / a;
+      else this.updateFactor(atoms, this.factor);
     }
-    for (const j of atoms) this.d[j] += delta[j];
+    nu.pieces.forEach((p, k) => {
+      let slot = this.unitSlots[k];
+      if (slot < 0) slot = this.newSlot(pieceIds[k], p.mass);
+      const base = slot * a;
+      for (const j of supported) {
+        const m = nu.support[j];
+        this.cells[base + j] += (p.share * m * m) / this.s0sq;
+      }
+    });
+    for (const j of atoms) this.d[j] += this.delta[j];
     this.selected.push(nu.id);
     this.selectedSet.add(nu.id);
     return g;
+  }
+
+  private newSlot(pieceId: number, mass: number): number {
+    const slot = this.slotMass.length;
+    if (pieceId >= this.slotOfPiece.length) {
+      const grown = new Int32Array(Math.max(pieceId + 1, 2 * this.slotOfPiece.length, 256));
+      grown.set(this.slotOfPiece);
+      this.slotOfPiece = grown;
+    }
+    this.slotOfPiece[pieceId] = slot + 1;
+    this.slotPiece.push(pieceId);
+    this.slotMass.push(mass);
+    const needed = (slot + 1) * this.numAtoms;
+    if (needed > this.cells.length) {
+      const grown = new Float64Array(Math.max(needed, 2 * this.cells.length, 64 * this.numAtoms));
+      grown.set(this.cells);
+      this.cells = grown;
+    }
+    return slot;
+  }
+
+  /** Back to the empty set, keeping the storage: cheaper than a fresh state or a clone when many sets are scored in turn. */
+  reset(): void {
+    this.factor.data.set(this.priorFactor.data);
+    this.d.fill(0);
+    this.cells.fill(0, 0, this.slotMass.length * this.numAtoms);
+    for (const id of this.slotPiece) this.slotOfPiece[id] = 0;
+    this.slotPiece = [];
+    this.slotMass = [];
+    this.selected = [];
+    this.selectedSet = new Set();
   }
 
   /** Per-atom data information d_j (the diagonal added to Λ). */
@@ -300,10 +413,14 @@ export class PieceIgmsState {
     Object.assign(out, this, {
       factor: this.factor.clone(),
       d: this.d.slice(),
-      cells: new Map([...this.cells].map(([k, v]) => [k, v.slice()])),
-      masses: new Map(this.masses),
+      slotOfPiece: this.slotOfPiece.slice(),
+      slotPiece: this.slotPiece.slice(),
+      slotMass: this.slotMass.slice(),
+      cells: this.cells.slice(0, this.slotMass.length * this.numAtoms),
       selected: this.selected.slice(),
       selectedSet: new Set(this.selectedSet),
+      delta: new Float64Array(this.numAtoms),
+      unitSlots: [],
     });
     return out;
   }
@@ -330,9 +447,8 @@ export function normalisePieceUnits(units: readonly PieceUnit[], numAtoms: numbe
 
 /** Batch U(S) of the content-piece model for the given units. O(Σ p_i a + a³). */
 export function igmsPieceUtility(units: readonly PieceUnit[], numAtoms: number, options: PieceModelOptions = {}): number {
-  normalisePieceUnits(units, numAtoms);
   const state = new PieceIgmsState(numAtoms, options);
-  for (const u of units) state.add(u);
+  state.addAll(normalisePieceUnits(units, numAtoms));
   return state.value();
 }
 

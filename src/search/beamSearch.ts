@@ -74,26 +74,36 @@ export function admissibleActions(model: SynthesisModel, state: SearchState, ctx
   const covered = model.coverage(state.tables);
   const tau = model.options.witnessThreshold;
   const best = new Map<string, SearchAction & { prior: number }>();
+  // What a candidate brings does not depend on the chosen table it attaches to: work it out once
+  // per candidate, however many chosen tables it neighbours.
+  const candidates = new Map<string, { isCopy: boolean; coverGain: number; ahead?: number }>();
   for (const via of state.tables) {
     for (const n of model.snapshot.neighbours(via)) {
       if (inSet.has(n.tableId) || !ctx.region.has(n.tableId)) continue;
-      if (state.tables.some((t) => model.redundancy(t, n.tableId) >= COPY_REDUNDANCY)) continue;
-      const row = model.row(n.tableId);
-      let coverGain = 0;
-      for (const j of model.nodeAtoms) if (row[j] >= tau && row[j] > covered[j]) coverGain += row[j] - covered[j];
+      let c = candidates.get(n.tableId);
+      if (!c) {
+        const isCopy = state.tables.some((t) => model.redundancy(t, n.tableId) >= COPY_REDUNDANCY);
+        let coverGain = 0;
+        if (!isCopy) {
+          const row = model.row(n.tableId);
+          for (const j of model.nodeAtoms) if (row[j] >= tau && row[j] > covered[j]) coverGain += row[j] - covered[j];
+        }
+        candidates.set(n.tableId, (c = { isCopy, coverGain }));
+      }
+      if (c.isCopy) continue;
       let reason: SearchAction['reason'] | null = null;
       let prior = 0;
       if (n.kind === 'union' && n.score >= opts.shardThreshold && model.isShardPair(via, n.tableId)) {
         reason = 'shard';
         prior = 1 + n.score;
-      } else if (coverGain > 0) {
+      } else if (c.coverGain > 0) {
         reason = 'covers';
-        prior = coverGain * n.score;
+        prior = c.coverGain * n.score;
       } else {
-        const ahead = reachableSupport(n.tableId, inSet, covered, tau, ctx);
-        if (ahead > 0) {
+        c.ahead ??= reachableSupport(n.tableId, inSet, covered, tau, ctx);
+        if (c.ahead > 0) {
           reason = 'bridge';
-          prior = ahead * n.score;
+          prior = c.ahead * n.score;
         }
       }
       if (!reason) continue;

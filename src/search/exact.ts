@@ -25,11 +25,13 @@ export function exactSearch(model: SynthesisModel, candidates: readonly string[]
   const index = new Map(pool.map((id, i) => [id, i]));
   const adj = pool.map((id) => model.snapshot.neighbours(id).map((n) => index.get(n.tableId)).filter((i): i is number => i !== undefined));
   let best: ExactResult = { tables: [], utility: 0, objective: 0, evaluated: 0 };
+  // Sets of pool indices are visited once each, keyed by their sorted members.
   const seen = new Set<string>();
   // Grow connected sets from each start, only adding tables with a larger index than the start
   // (each connected set is generated from its smallest member).
-  const grow = (set: number[], frontier: Set<number>, start: number) => {
-    const key = [...set].sort((a, b) => a - b).join(',');
+  const grow = (set: number[], members: Uint8Array, frontier: Set<number>, start: number) => {
+    let key = '';
+    for (let i = 0; i < pool.length; i++) if (members[i]) key += `${i},`;
     if (seen.has(key)) return;
     seen.add(key);
     const tables = set.map((i) => pool[i]);
@@ -39,12 +41,18 @@ export function exactSearch(model: SynthesisModel, candidates: readonly string[]
     if (objective > best.objective + 1e-12) best = { tables, utility: u, objective, evaluated: best.evaluated };
     if (set.length >= opts.budget) return;
     for (const n of frontier) {
-      if (n <= start || set.includes(n)) continue;
+      if (n <= start || members[n]) continue;
       const nextFrontier = new Set(frontier);
       for (const m of adj[n]) nextFrontier.add(m);
-      grow([...set, n], nextFrontier, start);
+      members[n] = 1;
+      grow([...set, n], members, nextFrontier, start);
+      members[n] = 0;
     }
   };
-  pool.forEach((_, i) => grow([i], new Set(adj[i]), i));
+  pool.forEach((_, i) => {
+    const members = new Uint8Array(pool.length);
+    members[i] = 1;
+    grow([i], members, new Set(adj[i]), i);
+  });
   return best;
 }

@@ -70,6 +70,7 @@ export function lazyRerank(model: SynthesisModel, pool: readonly string[], opts:
   // ride along: they complete a table, they are not a second answer).
   type Move = { key: string; tables: string[]; primary: number; bound: number; stamp: number };
   const queue = new Map<string, Move>();
+  const moveOrder = (a: Move, b: Move) => b.bound - a.bound || a.tables.length - b.tables.length || compareKeys(a.tables, b.tables);
   const withShards = (tables: string[]) => [...new Set(tables.flatMap((t) => model.shardClosure(t, opts.shardThreshold)))].filter((t) => !chosen.includes(t));
   // A copy of a chosen table (same content) is never worth adding: it only repeats evidence.
   const isCopyOfChosen = (t: string) => chosen.some((c) => model.redundancy(c, t) >= COPY_REDUNDANCY);
@@ -109,7 +110,10 @@ export function lazyRerank(model: SynthesisModel, pool: readonly string[], opts:
     }
     let taken: Move | null = null;
     for (;;) {
-      const top = [...queue.values()].sort((a, b) => b.bound - a.bound || a.tables.length - b.tables.length || compareKeys(a.tables, b.tables))[0];
+      // The first move in queue order among the best by (bound, fewer tables, keys): what a
+      // stable sort would put first, without sorting the queue for every re-evaluation.
+      let top: Move | undefined;
+      for (const m of queue.values()) if (!top || moveOrder(m, top) < 0) top = m;
       if (!top) break;
       if (top.stamp === step) {
         taken = top;

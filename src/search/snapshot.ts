@@ -56,7 +56,7 @@ export class LakeSnapshot {
   /** Position of each table in uri order: ties break on it, so answers do not depend on generated ids. */
   readonly rank = new Map<string, number>();
   private vocabularyCache?: InMemoryVocabulary;
-  private unionIndex?: Map<string, SnapshotUnion>;
+  private unionIndex?: Map<string, Map<string, SnapshotUnion>>;
 
   constructor(
     readonly tables: SnapshotTable[],
@@ -185,13 +185,19 @@ export class LakeSnapshot {
   /** The union edge between two tables, if any. */
   unionBetween(a: string, b: string): SnapshotUnion | undefined {
     if (!this.unionIndex) {
-      this.unionIndex = new Map();
+      // Nested by table (no pair-key strings): the search asks this for many pairs per set.
+      const index = new Map<string, Map<string, SnapshotUnion>>();
+      const put = (x: string, y: string, u: SnapshotUnion) => {
+        let m = index.get(x);
+        if (!m) index.set(x, (m = new Map()));
+        m.set(y, u);
+      };
       for (const u of this.unions) {
-        this.unionIndex.set(`${u.tableAId}|${u.tableBId}`, u);
-        this.unionIndex.set(`${u.tableBId}|${u.tableAId}`, u);
+        put(u.tableAId, u.tableBId, u);
+        put(u.tableBId, u.tableAId, u);
       }
+      this.unionIndex = index;
     }
-    return this.unionIndex.get(`${a}|${b}`);
+    return this.unionIndex.get(a)?.get(b);
   }
-
 }

@@ -51,52 +51,147 @@ export function tokenCoverage(label: Set<string>, name: Set<string>): number {
   return hit / label.size;
 }
 
+/** Name tokens of a table and of its columns, independent of the question. */
+interface TableTokens {
+  name: Set<string>;
+  columns: Set<string>[];
+}
+
+/**
+ * Keyed by the (immutable) snapshot table, so computed once per catalog snapshot (and shared by
+ * its restricted views, which reuse the table objects) instead of once per question.
+ */
+const tableTokens = new WeakMap<SnapshotTable, TableTokens>();
+
+function tokensOf(t: SnapshotTable): TableTokens {
+  let tokens = tableTokens.get(t);
+  if (!tokens) tableTokens.set(t, (tokens = { name: labelTokens(t.name), columns: t.columns.map((c) => labelTokens(c.name)) }));
+  return tokens;
+}
+
+/**
+ * The column embeddings of a snapshot as an inverted index over dimensions, so that a label is
+ * compared with every column at once by visiting only the non-zero entries of both (hashed
+ * n-gram vectors are mostly zeros). Gives `cosine` bit for bit: per column the same products are
+ * summed in the same (dimension) order; the skipped terms are exact zeros.
+ */
+class ColumnVectorIndex {
+  private static readonly bySnapshot = new WeakMap<LakeSnapshot, ColumnVectorIndex>();
+
+  static of(snapshot: LakeSnapshot): ColumnVectorIndex {
+    let index = ColumnVectorIndex.bySnapshot.get(snapshot);
+    if (!index) ColumnVectorIndex.bySnapshot.set(snapshot, (index = new ColumnVectorIndex(snapshot)));
+    return index;
+  }
+
+  /** Length of the indexed vectors (columns whose vector has another length are not indexed). */
+  readonly dim: number;
+  readonly size: number;
+  /** Position in the index of each column of each table (−1: not indexed). */
+  private readonly positions = new Map<string, Int32Array>();
+  private readonly normSq: Float64Array;
+  /** Per dimension: positions of the columns with a non-zero entry there, ascending, and the entries. */
+  private readonly entries: { positions: Int32Array; values: Float64Array }[];
+
+  private constructor(snapshot: LakeSnapshot) {
+    this.dim = snapshot.tables.flatMap((t) => t.columns).find((c) => c.embedding)?.embedding?.length ?? 0;
+    const vectors: Float32Array[] = [];
+    for (const t of snapshot.tables) {
+      this.positions.set(
+        t.id,
+        Int32Array.from(t.columns, (c) => {
+          if (!c.embedding || c.embedding.length !== this.dim) return -1;
+          vectors.push(c.embedding);
+          return vectors.length - 1;
+        }),
+      );
+    }
+    this.size = vectors.length;
+    this.normSq = new Float64Array(vectors.length);
+    const counts = new Int32Array(this.dim);
+    vectors.forEach((v, p) => {
+      let normSq = 0;
+      for (let i = 0; i < this.dim; i++) {
+        normSq += v[i] * v[i];
+        if (v[i] !== 0) counts[i]++;
+      }
+      this.normSq[p] = normSq;
+    });
+    this.entries = Array.from(counts, (n) => ({ positions: new Int32Array(n), values: new Float64Array(n) }));
+    const filled = new Int32Array(this.dim);
+    vectors.forEach((v, p) => {
+      for (let i = 0; i < this.dim; i++) {
+        if (v[i] === 0) continue;
+        const k = filled[i]++;
+        this.entries[i].positions[k] = p;
+        this.entries[i].values[k] = v[i];
+      }
+    });
+  }
+
+  /** Index positions of the columns of a table, in column order. */
+  positionsOf(tableId: string): Int32Array | undefined {
+    return this.positions.get(tableId);
+  }
+
+  /** cosine(label, column) for every indexed column, by position; null when the label has another length. */
+  cosines(label: Float32Array): Float64Array | null {
+    if (label.length !== this.dim) return null;
+    const dot = new Float64Array(this.size);
+    let labelNormSq = 0;
+    for (let i = 0; i < this.dim; i++) {
+      const a = label[i];
+      labelNormSq += a * a;
+      if (a === 0) continue;
+      const { positions, values } = this.entries[i];
+      for (let k = 0; k < positions.length; k++) dot[positions[k]] += a * values[k];
+    }
+    for (let p = 0; p < this.size; p++) dot[p] = labelNormSq === 0 || this.normSq[p] === 0 ? 0 : dot[p] / Math.sqrt(labelNormSq * this.normSq[p]);
+    return dot;
+  }
+}
+
 export class SupportScorer {
-  private readonly tableTokens = new Map<string, Set<string>>();
-  private readonly columnTokens = new Map<string, Set<string>>();
+  private readonly vectors: ColumnVectorIndex;
+  /** Per atom: cosine of its label embedding with every indexed column (computed on first use). */
+  private labelCosines?: (Float64Array | null)[];
+  /** Atom indices in scoring order: entities, then attributes (gated by entity), then values (gated by attribute). */
+  private readonly scoringOrder: number[];
 
   constructor(
     readonly snapshot: LakeSnapshot,
     readonly atoms: AtomContext[],
     readonly options: SupportOptions = DEFAULT_SUPPORT_OPTIONS,
-  ) {}
-
-  private tokensOfTable(t: SnapshotTable): Set<string> {
-    let s = this.tableTokens.get(t.id);
-    if (!s) this.tableTokens.set(t.id, (s = labelTokens(t.name)));
-    return s;
-  }
-
-  private tokensOfColumn(id: string, name: string): Set<string> {
-    let s = this.columnTokens.get(id);
-    if (!s) this.columnTokens.set(id, (s = labelTokens(name)));
-    return s;
+  ) {
+    this.vectors = ColumnVectorIndex.of(snapshot);
+    this.scoringOrder = (['entity', 'attribute', 'value'] as const).flatMap((kind) => atoms.flatMap((ctx, j) => (ctx.atom.kind === kind ? [j] : [])));
   }
 
   /** Support of every node atom by table t (relation atoms get 0: they depend on the set). */
   row(t: SnapshotTable): Float64Array {
     const out = new Float64Array(this.atoms.length);
-    // Entities first, then attributes (gated by entity), then values (gated by attribute).
-    for (const kind of ['entity', 'attribute', 'value'] as const) {
-      this.atoms.forEach((ctx, j) => {
-        if (ctx.atom.kind !== kind) return;
-        const direct = this.direct(t, ctx);
-        if (kind === 'entity') out[j] = direct;
-        else {
-          const parentSupport = ctx.parent >= 0 ? out[ctx.parent] : 1;
-          const base = kind === 'attribute' ? this.options.attributeBase : 0.5;
-          out[j] = direct * (base + (1 - base) * parentSupport);
-          if (kind === 'value' && direct === 0 && ctx.parent >= 0) {
-            // A literal with no value-index hit still needs the column it constrains.
-            out[j] = 0.5 * out[ctx.parent];
-          }
+    const tokens = tokensOf(t);
+    const positions = this.vectors.positionsOf(t.id);
+    this.labelCosines ??= this.atoms.map((ctx) => (ctx.embedding && ctx.atom.kind !== 'value' ? this.vectors.cosines(ctx.embedding) : null));
+    for (const j of this.scoringOrder) {
+      const ctx = this.atoms[j];
+      const kind = ctx.atom.kind;
+      const direct = this.direct(t, tokens, positions, ctx, this.labelCosines[j]);
+      if (kind === 'entity') out[j] = direct;
+      else {
+        const parentSupport = ctx.parent >= 0 ? out[ctx.parent] : 1;
+        const base = kind === 'attribute' ? this.options.attributeBase : 0.5;
+        out[j] = direct * (base + (1 - base) * parentSupport);
+        if (kind === 'value' && direct === 0 && ctx.parent >= 0) {
+          // A literal with no value-index hit still needs the column it constrains.
+          out[j] = 0.5 * out[ctx.parent];
         }
-      });
+      }
     }
     return out;
   }
 
-  private direct(t: SnapshotTable, ctx: AtomContext): number {
+  private direct(t: SnapshotTable, tokens: TableTokens, positions: Int32Array | undefined, ctx: AtomContext, cosines: Float64Array | null): number {
     let best = ctx.groundedTables.get(t.id) ?? 0;
     if (ctx.atom.kind === 'value') return best;
     const o = this.options;
@@ -104,19 +199,20 @@ export class SupportScorer {
       // "player" names the table player fully but player_club_map only in part: weigh how much
       // of the table's name the label accounts for, so the entity's own table wins over tables
       // that merely mention it.
-      const name = this.tokensOfTable(t);
+      const name = tokens.name;
       const labelCovered = tokenCoverage(ctx.tokens, name);
       if (labelCovered > 0) best = Math.max(best, labelCovered * (0.5 + 0.5 * tokenCoverage(name, ctx.tokens)));
     }
-    for (const c of t.columns) {
-      let s = tokenCoverage(ctx.tokens, this.tokensOfColumn(c.id, c.name));
+    t.columns.forEach((c, k) => {
+      let s = tokenCoverage(ctx.tokens, tokens.columns[k]);
       if (ctx.embedding && c.embedding) {
-        const cos = cosine(ctx.embedding, c.embedding);
+        const position = positions ? positions[k] : -1;
+        const cos = cosines && position >= 0 ? cosines[position] : cosine(ctx.embedding, c.embedding);
         if (cos > o.semanticFloor) s = Math.max(s, o.semanticWeight * cos);
       }
       if (ctx.atom.kind === 'entity') s *= o.entityFromColumn;
       if (s > best) best = s;
-    }
+    });
     // The extractor already matched the label against every name, synonym and value of the
     // catalog; when it grounded the atom, our own looser lexical/semantic evidence for tables it
     // did not pick counts at half weight.

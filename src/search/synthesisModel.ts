@@ -1,7 +1,7 @@
-import { igmsPieceUtility, intentLaplacian, type ContentPiece, type IgmsPrior, type PieceUnit } from '../igms/index.js';
+import { intentLaplacian, PieceIgmsState, type ContentPiece, type IgmsPrior, type PieceUnit } from '../igms/index.js';
 import type { IntentAtom } from '../intent/index.js';
-import { EMPTY_SLOT, jaccard } from '../sketch/minhash.js';
-import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
+import { LakeStructure } from './lakeStructure.js';
+import type { LakeSnapshot, Neighbour, SnapshotTable } from './snapshot.js';
 import type { SupportScorer } from './support.js';
 
 /**
@@ -35,7 +35,6 @@ export const DEFAULT_SYNTHESIS_OPTIONS: SynthesisModelOptions = {
 };
 
 const PATH_HOP_DISCOUNT = 0.85;
-const CONTENT_SLOTS = 32;
 
 export interface RelationRealisation {
   atomIndex: number;
@@ -51,8 +50,11 @@ export class SynthesisModel {
   /** Node atoms under each entity atom's tree (entity itself included), by entity atom index. */
   private readonly treeAtoms = new Map<string, number[]>();
   private readonly rows = new Map<string, Float64Array>();
-  private readonly pieces = new Map<string, ContentPiece[]>();
+  /** Question-independent table facts (content, overlap, shards, reachability), shared across questions. */
+  private readonly structure: LakeStructure;
   readonly prior?: IgmsPrior;
+  /** IGMS state reset to the empty set for every U(S): the prior is factored once, storage reused. */
+  private igmsState?: PieceIgmsState;
 
   constructor(
     readonly snapshot: LakeSnapshot,
@@ -60,6 +62,7 @@ export class SynthesisModel {
     readonly scorer: SupportScorer,
     readonly options: SynthesisModelOptions = DEFAULT_SYNTHESIS_OPTIONS,
   ) {
+    this.structure = LakeStructure.of(snapshot);
     this.numAtoms = atoms.length;
     this.relationAtoms = atoms.flatMap((a, i) => (a.kind === 'relation' ? [i] : []));
     this.nodeAtoms = atoms.flatMap((a, i) => (a.kind !== 'relation' ? [i] : []));
@@ -87,34 +90,32 @@ export class SynthesisModel {
     }
   }
 
-  private readonly reach = new Map<string, { id: string; strength: number }[]>();
-
-  /** Tables within `hops` edges of `from` with the best path strength to each (cached per table). */
+  /** Tables within `hops` edges of `from` with the best path strength to each (cached per snapshot). */
   reachable(from: string, hops: number): { id: string; strength: number }[] {
-    const key = `${from}/${hops}`;
-    let out = this.reach.get(key);
-    if (!out) {
-      const best = new Map<string, number>([[from, 1]]);
-      let frontier = [from];
-      for (let h = 0; h < hops; h++) {
-        const next: string[] = [];
-        for (const f of frontier) {
-          const sf = best.get(f)!;
-          for (const n of this.snapshot.neighbours(f)) {
-            const s = sf * n.score;
-            if (s > (best.get(n.tableId) ?? 0)) {
-              if (!best.has(n.tableId)) next.push(n.tableId);
-              best.set(n.tableId, s);
-            }
-          }
-        }
-        frontier = next;
+    return this.structure.reachable(from, hops).list;
+  }
+
+  /** The same as `reachable`, as a lookup from table id to path strength. */
+  reachableStrength(from: string, hops: number): ReadonlyMap<string, number> {
+    return this.structure.reachable(from, hops).strengthOf;
+  }
+
+  private witnessLists?: string[][];
+
+  /**
+   * Tables of the snapshot with non-zero support for node atom `atomIndex` (so at least the
+   * witness threshold), in snapshot order. Built once per question from every table's row.
+   */
+  witnessesOf(atomIndex: number): readonly string[] {
+    if (!this.witnessLists) {
+      const lists: string[][] = Array.from({ length: this.numAtoms }, () => []);
+      for (const t of this.snapshot.tables) {
+        const r = this.row(t.id);
+        for (const j of this.nodeAtoms) if (r[j] > 0) lists[j].push(t.id);
       }
-      best.delete(from);
-      out = [...best].map(([id, strength]) => ({ id, strength }));
-      this.reach.set(key, out);
+      this.witnessLists = lists;
     }
-    return out;
+    return this.witnessLists[atomIndex] ?? [];
   }
 
   /**
@@ -141,23 +142,11 @@ export class SynthesisModel {
    * Content pieces: one per MinHash slot, keyed by the slot's values in EVERY column (columns in
    * name order). Two tables share a piece only where all their columns agree, which happens with
    * probability about the product of the column Jaccards: copies share all pieces, row shards
-   * (disjoint in at least one column) almost none, tables with other schemas none.
+   * (disjoint in at least one column) almost none, tables with other schemas none. Cached per
+   * snapshot (they do not depend on the question).
    */
   content(tableId: string): ContentPiece[] {
-    let p = this.pieces.get(tableId);
-    if (!p) {
-      const cols = [...this.table(tableId).columns].sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
-      // 32 of the 128 slots: enough to tell copies (all shared) from shards (none), 4x cheaper.
-      const slots = Math.min(CONTENT_SLOTS, cols[0]?.minhash.length ?? 0);
-      p = [];
-      for (let s = 0; s < slots; s++) {
-        let key = `${s}`;
-        for (const c of cols) key += `|${c.name.toLowerCase()}=${c.minhash[s] ?? EMPTY_SLOT}`;
-        p.push({ piece: key, mass: 1 / slots });
-      }
-      this.pieces.set(tableId, p);
-    }
-    return p;
+    return this.structure.content(tableId);
   }
 
   /** Best node support of the set for each atom. */
@@ -181,13 +170,21 @@ export class SynthesisModel {
   /** Relation atoms realised by join/union paths inside the set. */
   realisations(tableIds: readonly string[]): RelationRealisation[] {
     const inSet = new Set(tableIds);
+    // The lake graph induced on the set, built as the path searches reach each table: they
+    // share it across relation atoms and sources instead of re-filtering whole neighbour lists.
+    const induced = new Map<string, Neighbour[]>();
+    const neighboursInSet = (t: string) => {
+      let list = induced.get(t);
+      if (!list) induced.set(t, (list = this.snapshot.neighbours(t).filter((n) => inSet.has(n.tableId))));
+      return list;
+    };
     const out: RelationRealisation[] = [];
     for (const r of this.relationAtoms) {
       const [from, to] = this.atoms[r].parentIds;
       const sources = tableIds.filter((t) => this.witnessStrength(t, from) >= this.options.witnessThreshold);
       const targets = new Set(tableIds.filter((t) => this.witnessStrength(t, to) >= this.options.witnessThreshold));
       if (sources.length === 0 || targets.size === 0) continue;
-      const found = this.strongestPath(sources, targets, inSet);
+      const found = this.strongestPath(sources, targets, neighboursInSet);
       if (found) out.push({ atomIndex: r, ...found });
     }
     return out;
@@ -195,10 +192,11 @@ export class SynthesisModel {
 
   /**
    * Best path (max product of edge scores, ties to fewer edges) from any source to any target
-   * through tables of the set. A table witnessing both ends realises the relation by itself,
-   * at a discount (one table standing in for two entities).
+   * through tables of the set (`neighboursInSet`: a table's lake-graph neighbours inside the set,
+   * in adjacency order). A table witnessing both ends realises the relation by itself, at a
+   * discount (one table standing in for two entities).
    */
-  private strongestPath(sources: string[], targets: Set<string>, inSet: Set<string>): { path: string[]; strength: number } | null {
+  private strongestPath(sources: string[], targets: Set<string>, neighboursInSet: (t: string) => Neighbour[]): { path: string[]; strength: number } | null {
     let best: { path: string[]; strength: number } | null = null;
     for (const s of sources) {
       if (targets.has(s)) {
@@ -210,12 +208,14 @@ export class SynthesisModel {
       const bestAt = new Map<string, number>([[s, 1]]);
       const frontier: { at: string; path: string[]; strength: number }[] = [{ at: s, path: [s], strength: 1 }];
       while (frontier.length > 0) {
-        frontier.sort((a, b) => b.strength - a.strength);
-        const cur = frontier.shift()!;
+        // The strongest entry, the earliest queued among equals (what a stable sort would put first).
+        let top = 0;
+        for (let i = 1; i < frontier.length; i++) if (frontier[i].strength > frontier[top].strength) top = i;
+        const cur = frontier.splice(top, 1)[0];
         if (cur.strength < (bestAt.get(cur.at) ?? 0)) continue;
         if (cur.path.length - 1 >= this.options.maxRelationPathEdges) continue;
-        for (const n of this.snapshot.neighbours(cur.at)) {
-          if (!inSet.has(n.tableId) || cur.path.includes(n.tableId)) continue;
+        for (const n of neighboursInSet(cur.at)) {
+          if (cur.path.includes(n.tableId)) continue;
           // Each extra hop costs: a longer path is a weaker reading of "these two are related".
           const strength = cur.strength * n.score * (cur.path.length > 1 ? PATH_HOP_DISCOUNT : 1);
           if (strength <= (bestAt.get(n.tableId) ?? 0)) continue;
@@ -232,6 +232,11 @@ export class SynthesisModel {
 
   /** The IGMS units of a set: node supports plus set-dependent relation supports. */
   units(tableIds: readonly string[]): PieceUnit[] {
+    return this.unitSupports(tableIds).map((support, i) => ({ id: tableIds[i], support, content: this.content(tableIds[i]) }));
+  }
+
+  /** The M rows of `units(tableIds)`, in the same order. */
+  private unitSupports(tableIds: readonly string[]): Float64Array[] {
     const relationSupport = new Map<string, Float64Array>();
     for (const real of this.realisations(tableIds)) {
       for (const t of real.path) {
@@ -243,37 +248,31 @@ export class SynthesisModel {
     // The homomorphism: each node atom maps to ONE witness, the set's best supporter of it,
     // together with that table's shards and copies. Another table that merely supports the same
     // atom (the same-named table of another source, the usual lake confusion) adds nothing for it.
-    const keep = new Map<string, Set<number>>(tableIds.map((id) => [id, new Set<number>()]));
+    const rows = tableIds.map((id) => this.row(id));
+    const supports = rows.map(() => new Float64Array(this.numAtoms));
     for (const j of this.nodeAtoms) {
-      let best: string | null = null;
-      for (const id of tableIds) {
-        const v = this.row(id)[j];
+      let best = -1;
+      for (let i = 0; i < tableIds.length; i++) {
+        const v = rows[i][j];
         if (v <= 0) continue;
-        const cur = best === null ? -1 : this.row(best)[j];
-        if (v > cur + 1e-12 || (Math.abs(v - cur) <= 1e-12 && this.snapshot.compare(id, best!) < 0)) best = id;
+        const cur = best < 0 ? -1 : rows[best][j];
+        if (v > cur + 1e-12 || (Math.abs(v - cur) <= 1e-12 && this.snapshot.compare(tableIds[i], tableIds[best]) < 0)) best = i;
       }
-      if (best === null) continue;
-      for (const id of tableIds) if (id === best || this.sameContentGroup(id, best)) keep.get(id)!.add(j);
+      if (best < 0) continue;
+      for (let i = 0; i < tableIds.length; i++) {
+        if (i === best || tableIds[i] === tableIds[best] || this.sameContentGroup(tableIds[i], tableIds[best])) supports[i][j] = rows[i][j];
+      }
     }
-    return tableIds.map((id) => {
-      const support = Float64Array.from(this.row(id));
-      const kept = keep.get(id)!;
-      for (const j of this.nodeAtoms) if (!kept.has(j)) support[j] = 0;
+    tableIds.forEach((id, i) => {
       const rel = relationSupport.get(id);
-      if (rel) for (const j of this.relationAtoms) support[j] = rel[j];
-      return { id, support, content: this.content(id) };
+      for (const j of this.relationAtoms) supports[i][j] = rel ? rel[j] : rows[i][j];
     });
+    return supports;
   }
 
   /** Content overlap of two tables in [0,1] (1 = same rows, 0 = disjoint, e.g. row shards). */
   redundancy(a: string, b: string): number {
-    const pa = this.content(a);
-    const pb = new Map(this.content(b).map((p) => [p.piece, p.mass ?? 0]));
-    const total = pa.reduce((s, p) => s + (p.mass ?? 0), 0);
-    if (total === 0) return 0;
-    let shared = 0;
-    for (const p of pa) if (pb.has(p.piece)) shared += p.mass ?? 0;
-    return shared / total;
+    return this.structure.redundancy(a, b);
   }
 
   /**
@@ -298,7 +297,6 @@ export class SynthesisModel {
   evaluations = 0;
   private readonly memo = new Map<string, number>();
 
-  /** U(S); memoised per set, since beam and rerank revisit the same sets many times. */
   /** Shards or copies of one table: they witness the same atoms together. */
   sameContentGroup(a: string, b: string): boolean {
     return this.snapshot.unionBetween(a, b) !== undefined && (this.redundancy(a, b) >= 0.5 || this.isShardPair(a, b));
@@ -313,33 +311,23 @@ export class SynthesisModel {
    * a copy shares everything (content redundancy) and is not a shard.
    */
   isShardPair(a: string, b: string): boolean {
-    const u = this.snapshot.unionBetween(a, b);
-    if (!u || this.redundancy(a, b) >= 0.5) return false;
-    const col = (id: string) => this.snapshot.columnById.get(id);
-    let textAligned = 0;
-    let textShared = 0;
-    for (const al of u.alignment) {
-      const ca = col(al.columnAId);
-      const cb = col(al.columnBId);
-      if (!ca || !cb) continue;
-      if (ca.numericMin !== null && ca.numericMax !== null && cb.numericMin !== null && cb.numericMax !== null) {
-        if (ca.distinctEstimate >= 3 && cb.distinctEstimate >= 3 && (ca.numericMax < cb.numericMin || cb.numericMax < ca.numericMin)) return true;
-      } else if (ca.logicalType === 'text' && cb.logicalType === 'text') {
-        textAligned++;
-        if (jaccard(ca.minhash, cb.minhash) >= 0.05) textShared++;
-      }
-    }
-    return textAligned > 0 && textShared * 2 >= textAligned;
+    return this.structure.isShardPair(a, b);
   }
 
-
+  /** U(S); memoised per set, since beam and rerank revisit the same sets many times. */
   utility(tableIds: readonly string[]): number {
     if (tableIds.length === 0 || this.numAtoms === 0) return 0;
     const key = [...tableIds].sort().join(',');
     let u = this.memo.get(key);
     if (u === undefined) {
       this.evaluations++;
-      u = igmsPieceUtility(this.units(tableIds), this.numAtoms, { prior: this.prior, contentNoise: this.options.contentNoise });
+      // Same computation as igmsPieceUtility (units added in order to an empty state), without
+      // refactoring the prior or re-validating the tables' content pieces for every set.
+      const state = (this.igmsState ??= new PieceIgmsState(this.numAtoms, { prior: this.prior, contentNoise: this.options.contentNoise }));
+      state.reset();
+      const supports = this.unitSupports(tableIds);
+      state.addAll(tableIds.map((id, i) => ({ id, support: supports[i], pieces: this.structure.normalisedContent(id) })));
+      u = state.value();
       this.memo.set(key, u);
     }
     return u;

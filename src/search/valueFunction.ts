@@ -64,13 +64,33 @@ export class HeuristicValueFunction implements ValueFunction {
  */
 export function reachableSupport(from: string, inSet: Set<string>, covered: Float64Array, threshold: number, ctx: ValueContext): number {
   const { model } = ctx;
-  let best = 0;
-  for (const { id, strength } of model.reachable(from, ctx.lookaheadHops)) {
-    if (inSet.has(id) || !ctx.region.has(id)) continue;
-    const row = model.row(id);
-    for (const j of model.nodeAtoms) {
-      if (covered[j] < threshold && row[j] >= threshold) best = Math.max(best, (row[j] - covered[j]) * strength);
+  const strengthOf = model.reachableStrength(from, ctx.lookaheadHops);
+  // Only tables supporting a still-uncovered atom can score. Walk whichever is shorter: those
+  // tables' lists (looking up their strength), or everything reachable (the same maximum).
+  const open: number[] = [];
+  let witnesses = 0;
+  for (const j of model.nodeAtoms) {
+    if (covered[j] < threshold) {
+      open.push(j);
+      witnesses += model.witnessesOf(j).length;
     }
+  }
+  if (open.length === 0) return 0;
+  let best = 0;
+  const consider = (id: string, strength: number, j: number) => {
+    if (inSet.has(id) || !ctx.region.has(id)) return;
+    const support = model.row(id)[j];
+    if (support >= threshold) best = Math.max(best, (support - covered[j]) * strength);
+  };
+  if (witnesses < strengthOf.size) {
+    for (const j of open) {
+      for (const id of model.witnessesOf(j)) {
+        const strength = strengthOf.get(id);
+        if (strength !== undefined) consider(id, strength, j);
+      }
+    }
+  } else {
+    for (const [id, strength] of strengthOf) for (const j of open) consider(id, strength, j);
   }
   return best / Math.max(1, model.numAtoms);
 }

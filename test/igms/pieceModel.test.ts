@@ -9,6 +9,7 @@ import {
   IgmsInputError,
   IgmsState,
   Matrix,
+  normalisePieceUnit,
   pieceAtomInformation,
   PieceIgmsState,
   piecesFromSignatures,
@@ -118,6 +119,35 @@ describe('content-piece model is the Gaussian IGMS formula on its cell-level (M,
           expect(Math.abs(cellState.value() - batch)).toBeLessThan(1e-9);
         });
         expect(pieceState.selectedIds).toEqual(inst.units.map((u) => u.id));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('one state scoring many sets: reset + addAll (raw or pre-normalised units) gives igmsPieceUtility bit for bit; clones stay independent', () => {
+    fc.assert(
+      fc.property(pieceInstanceArb({ maxUnits: 5, maxAtoms: 3 }), fc.array(fc.array(fc.nat(4), { maxLength: 5 }), { minLength: 1, maxLength: 6 }), (inst, sets) => {
+        const state = new PieceIgmsState(inst.numAtoms, inst.options);
+        const normalised = inst.units.map((u) => normalisePieceUnit(u, inst.numAtoms));
+        for (const raw of sets) {
+          const subset = [...new Set(raw.map((i) => i % inst.units.length))];
+          const batch = igmsPieceUtility(
+            subset.map((i) => inst.units[i]),
+            inst.numAtoms,
+            inst.options,
+          );
+          state.reset();
+          state.addAll(subset.map((i) => normalised[i]));
+          expect(state.value()).toBe(batch);
+          expect(state.selectedIds).toEqual(subset.map((i) => inst.units[i].id));
+          const copy = state.clone();
+          state.reset();
+          state.addAll(subset.map((i) => inst.units[i]));
+          expect(state.value()).toBe(batch);
+          copy.reset();
+          expect(copy.value()).toBe(0);
+          expect(state.value()).toBe(batch);
+        }
       }),
       { numRuns: 200 },
     );

@@ -153,6 +153,12 @@ function valueMarkdown(r: { training: { trainMs: number; heldOutMape: number; tr
     const l = find('graft-learned', L)?.latencyMs.p50 ?? 0;
     return `L=${L}: ${h > 0 ? (((l - h) / h) * 100).toFixed(0) : '—'}%`;
   });
+  // The learned method's own cost counters, per question, against graft's mean latency.
+  const st = compare.methodStats['graft-learned'] ?? {};
+  const runs = compare.questions * budgets.length;
+  const graftMean = budgets.reduce((sum, L) => sum + (find('graft', L)?.latencyMs.mean ?? 0), 0) / budgets.length;
+  const perQuestion = (ms: number | undefined) => (ms ?? 0) / Math.max(1, runs);
+  const share = (ms: number | undefined) => (graftMean > 0 ? `${((perQuestion(ms) / graftMean) * 100).toFixed(0)}%` : '—');
   const t = r.training;
   const parts = [
     `## Learned value network: \`graft\` (heuristic Q) vs \`graft-learned\` (IQL, ONNX), spider lake, intent \`offline\``,
@@ -165,7 +171,10 @@ function valueMarkdown(r: { training: { trainMs: number; heldOutMape: number; tr
     '',
     markdownTable(['method', ...budgets.flatMap((L) => [`F1≥2 @${L}`, `Suf≥2 @${L}`, `F1 all @${L}`, `Suf all @${L}`, `p50 ms @${L}`, `p95 ms @${L}`])], rows),
     '',
-    `ONNX scoring overhead on p50 latency (graft-learned vs graft): ${overhead.join(', ')} (target <= 20%).`,
+    `Cost of the learned value per question (mean over all budgets): ONNX inference ${perQuestion(st.valueInferenceMs).toFixed(2)} ms = ${share(st.valueInferenceMs)} of graft's mean latency (${graftMean.toFixed(1)} ms; target <= 20%), ` +
+      `feature computation ${perQuestion(st.valueFeatureMs).toFixed(2)} ms = ${share(st.valueFeatureMs)} (it replaces the heuristic's own scoring, which computes the IGMS gain and look-ahead too); ` +
+      `${st.valueCalls ?? 0} batched inference calls (one per beam step), ${((st.valueRows ?? 0) / Math.max(1, st.valueCalls ?? 1)).toFixed(0)} actions per call. ` +
+      `End-to-end p50 difference (graft-learned vs graft; the two searches also visit different states): ${overhead.join(', ')}.`,
   ];
   if (r.ablation.rows.length > 0) {
     parts.push(

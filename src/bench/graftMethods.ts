@@ -9,6 +9,7 @@
 import { createEngine, type EngineApi } from '../engine/index.js';
 import { intentFromDecomposition } from '../intent/index.js';
 import type { ValueFunction } from '../search/index.js';
+import { LearnedValueFunction } from '../value/learnedValueFunction.js';
 import { registerRetrievalMethod, type BenchContext, type BenchQuestion, type RetrievalMethod } from './methods.js';
 
 export class GraftMethod implements RetrievalMethod {
@@ -16,6 +17,7 @@ export class GraftMethod implements RetrievalMethod {
   private ctx?: BenchContext;
   private fallbacks = 0;
   private model?: { id: string; heldOutMape: number; trajectories: number };
+  private learned?: ValueFunction;
 
   constructor(
     readonly name: string,
@@ -37,6 +39,7 @@ export class GraftMethod implements RetrievalMethod {
       const status = await this.engine.valueModel();
       if (!status.model) throw new Error(`${this.name}: no learned value model for this lake: ${status.reason ?? 'unknown'} (train one: graft value train)`);
       this.model = { id: status.model.id, heldOutMape: status.model.heldOutMape, trajectories: status.model.trajectories };
+      this.learned = await this.engine.valueFunction('learned');
     }
   }
 
@@ -59,7 +62,18 @@ export class GraftMethod implements RetrievalMethod {
   }
 
   stats(): Record<string, number> {
-    return { decompositionMissing: this.fallbacks, ...(this.model ? { valueModelMape: this.model.heldOutMape, valueModelTrajectories: this.model.trajectories } : {}) };
+    const learned = this.learnedFunction();
+    return {
+      decompositionMissing: this.fallbacks,
+      ...(this.model ? { valueModelMape: this.model.heldOutMape, valueModelTrajectories: this.model.trajectories } : {}),
+      ...(learned ? { valueCalls: learned.stats.calls, valueRows: learned.stats.rows, valueFeatureMs: learned.stats.featureMs, valueInferenceMs: learned.stats.inferenceMs } : {}),
+    };
+  }
+
+  /** The learned value function this method searches with, if any (its cost counters). */
+  private learnedFunction(): LearnedValueFunction | undefined {
+    const fn = typeof this.value === 'string' ? this.learned : this.value;
+    return fn instanceof LearnedValueFunction ? fn : undefined;
   }
 }
 

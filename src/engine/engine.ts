@@ -43,6 +43,8 @@ export interface EngineApi {
   modelForIntent(graph: IntentGraph, allow?: TableFilter): Promise<{ model: SynthesisModel; atoms: IntentAtom[] }>;
   /** Which value function answers when a call names none, and the learned model behind it. */
   valueModel(): Promise<ValueModelStatus>;
+  /** A registered value function by name (the learned one once loaded). */
+  valueFunction(name: string): Promise<ValueFunction | undefined>;
 }
 
 export interface EngineOptions {
@@ -195,6 +197,11 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
     },
 
     valueModel: loadLearned,
+
+    async valueFunction(name) {
+      await loadLearned();
+      return valueFunctions.get(name);
+    },
 
     async modelForIntent(graph, allow) {
       const v = await view(allow);

@@ -40,13 +40,13 @@ export async function beamSearch(model: SynthesisModel, region: Region, valueFn:
 
   for (let depth = 1; depth < opts.budget && beam.length > 0; depth++) {
     const candidates: { state: SearchState; action: SearchAction; q: number }[] = [];
-    for (const state of beam) {
-      const actions = admissibleActions(model, state, ctx, opts);
-      if (actions.length === 0) continue;
-      const q = await valueFn.score(state, actions, ctx);
+    const frontier = beam.map((state) => ({ state, actions: admissibleActions(model, state, ctx, opts) })).filter((f) => f.actions.length > 0);
+    // A value function that can batch scores the whole beam step at once (one inference call).
+    const scores = valueFn.scoreFrontier ? await valueFn.scoreFrontier(frontier, ctx) : await Promise.all(frontier.map((f) => valueFn.score(f.state, f.actions, ctx)));
+    frontier.forEach(({ state, actions }, k) => {
       evaluations += actions.length;
-      actions.forEach((action, i) => candidates.push({ state, action, q: q[i] }));
-    }
+      actions.forEach((action, i) => candidates.push({ state, action, q: scores[k][i] }));
+    });
     candidates.sort((a, b) => b.state.utility + b.q - (a.state.utility + a.q) || model.snapshot.compare(a.action.tableId, b.action.tableId));
     const next: SearchState[] = [];
     const taken = new Set<string>();

@@ -34,6 +34,11 @@ export interface ValueContext {
 export interface ValueFunction {
   readonly name: string;
   score(state: SearchState, actions: SearchAction[], ctx: ValueContext): Promise<Float64Array> | Float64Array;
+  /**
+   * Optional: the admissible actions of every state of one beam step, scored together (a learned
+   * model makes this ONE batched inference call). Returns one array per frontier entry.
+   */
+  scoreFrontier?(frontier: { state: SearchState; actions: SearchAction[] }[], ctx: ValueContext): Promise<Float64Array[]>;
 }
 
 /**

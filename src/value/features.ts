@@ -114,7 +114,8 @@ export function stateActionFeatures(state: SearchState, actions: readonly Search
       if (row[j] >= tau && row[j] > s.covered[j]) coverGain += row[j] - s.covered[j];
       if (row[j] >= tau && s.covered[j] < tau) newlyCovered++;
     }
-    const realisedAfter = model.relationAtoms.length === 0 ? 0 : new Set(model.realisations(next).map((r) => r.atomIndex)).size;
+    // Path search only when some relation is still unrealised (adding a table never un-realises one).
+    const realisedAfter = s.realised === model.relationAtoms.length ? s.realised : new Set(model.realisations(next).map((r) => r.atomIndex)).size;
     let redundancy = 0;
     for (const t of state.tables) redundancy = Math.max(redundancy, model.redundancy(t, a.tableId));
     const base = i * FEATURE_DIM;

@@ -32,7 +32,7 @@ export interface TransitionOptions {
 }
 
 export const DEFAULT_TRANSITION_OPTIONS: TransitionOptions = {
-  trajectories: 1500,
+  trajectories: 3000,
   sampler: 'centrality',
   maxSize: 6,
   beta: 0.5,

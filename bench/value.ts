@@ -8,8 +8,9 @@
  *      by retrieval F1 / Sufficiency at L = 10;
  * and write docs/bench/value.json and the `bench:value` section of docs/BENCHMARKS.md.
  * Options: --questions N (questions of the main comparison; default all), --ablation-questions N
- * (default 200), --ablation-trajectories N (default 400), --skip-ablation, --skip-train (reuse the
- * newest stored model for this lake).
+ * (default 400), --ablation-trajectories N (default 1500), --ablation-steps N (default 3000),
+ * --skip-ablation, --skip-train (reuse the newest stored model for this lake), --catalog <dir>
+ * (PGlite dir; default lakes/spider/.graft-db).
  * The Spider lake must be built and ingested (`npm run bench` or `npm run bench:build:spider`).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -35,9 +36,9 @@ const numArg = (name: string, dflt?: number) => {
   return i >= 0 ? Number(args[i + 1]) : dflt;
 };
 const mainQuestions = numArg('--questions');
-const ablationQuestions = numArg('--ablation-questions', 200)!;
-const ablationTrajectories = numArg('--ablation-trajectories', 400)!;
-const ablationSteps = numArg('--ablation-steps', 1000)!;
+const ablationQuestions = numArg('--ablation-questions', 400)!;
+const ablationTrajectories = numArg('--ablation-trajectories', 1500)!;
+const ablationSteps = numArg('--ablation-steps', 3000)!;
 const skipAblation = args.includes('--skip-ablation');
 const skipTrain = args.includes('--skip-train');
 const log = (m: string) => process.stderr.write(`[bench:value] ${m}\n`);
@@ -46,7 +47,8 @@ if (!existsSync(path.join(lakeDir, 'manifest.json'))) throw new Error(`${lakeDir
 
 const started = Date.now();
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));
-const db = await openCatalog({ dataDir: path.join(lakeDir, '.graft-db') });
+const catalogArg = args.indexOf('--catalog');
+const db = await openCatalog({ dataDir: catalogArg >= 0 ? path.resolve(args[catalogArg + 1]) : path.join(lakeDir, '.graft-db') });
 const f3 = (x: number) => x.toFixed(3);
 
 interface AblationRow {
@@ -183,7 +185,7 @@ function valueMarkdown(r: { training: { trainMs: number; heldOutMape: number; tr
       '',
       markdownTable(
         ['study', 'sampler', 'gamma', 'held-out MAPE', 'F1 ≥2', 'Suf ≥2', 'F1 all', 'p50 ms', 'train s'],
-        r.ablation.rows.map((x) => [x.kind, x.sampler, Number.isNaN(x.gamma) ? '—' : x.gamma, Number.isNaN(x.mape) ? '—' : f3(x.mape), f3(x.multiF1), f3(x.multiSuf), f3(x.allF1), x.p50.toFixed(0), x.trainMs ? (x.trainMs / 1000).toFixed(0) : '—']),
+        [...r.ablation.rows.filter((x) => x.kind === 'sampler'), ...r.ablation.rows.filter((x) => x.kind === 'gamma').sort((a, b) => a.gamma - b.gamma)].map((x) => [x.kind, x.sampler, Number.isNaN(x.gamma) ? '—' : x.gamma, Number.isNaN(x.mape) ? '—' : f3(x.mape), f3(x.multiF1), f3(x.multiSuf), f3(x.allF1), x.p50.toFixed(0), x.trainMs ? (x.trainMs / 1000).toFixed(0) : '—']),
       ),
       '',
       'Row `heuristic` is `graft` with its heuristic value function on the same questions.',

@@ -51,6 +51,7 @@ const ADJACENT_BEFORE = 4;
 const ADJACENT_AFTER = 2;
 const NEAREST_NOUN_WINDOW = 5;
 
+const AGGREGATE_HEADS = new Set(['number', 'count', 'total', 'amount', 'sum', 'average']);
 const NUMERIC_TYPE = /int|integer|bigint|smallint|tinyint|hugeint|long|short|double|float|real|decimal|numeric|number/i;
 const DATE_TYPE = /date|time|timestamp/i;
 const ID_NAME = /(^|[\s_])(id|code|key|pk|fk)$/i;
@@ -274,6 +275,10 @@ export class OfflineExtractor {
           const idx = segment.slice(i, i + n);
           const hits = this.names.lookup(bagKey(idx.map((k) => lemmas[k])));
           if (!hits) continue;
+          // "number of concerts", "count of pets" ask for an aggregate over the noun that follows,
+          // not for a column called number: alone, the head word is no name (a longer span that
+          // takes the noun too, a column number_of_employees, still is).
+          if (n === 1 && AGGREGATE_HEADS.has(lemmas[idx[0]]) && tokens[idx[0] + 1]?.lower === 'of') continue;
           // A name read across stop words ("country of origin") only when its words do not
           // each name something themselves: "players of club" is players and club, not the
           // player_club map table.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDatabase } from '../../src/catalog/database.js';
 import { catalogBackends } from '../support/catalogs.js';
+import { latestValueModel, saveValueModel } from '../../src/catalog/index.js';
 
 /**
  * schema.prisma and migrations/ are written separately (Prisma's migrate engine cannot run
@@ -15,7 +16,7 @@ interface ExpectedColumn { table: string; column: string; nullable: boolean; arr
 
 const PG_TYPES: Record<string, string> = {
   String: 'text', Int: 'integer', BigInt: 'bigint', Float: 'double precision', Boolean: 'boolean',
-  DateTime: 'timestamp with time zone', Json: 'jsonb',
+  DateTime: 'timestamp with time zone', Json: 'jsonb', Bytes: 'bytea',
 };
 
 function expectedColumns(): ExpectedColumn[] {
@@ -136,6 +137,15 @@ describe.each(catalogBackends)('schema.prisma vs migrations on $name', (backend)
     expect(await p.joinEdge.findUniqueOrThrow({ where: { id: je.id } })).toMatchObject({ containmentFromTo: 0.9, typeCompatible: true });
     expect(await p.unionEdge.findUniqueOrThrow({ where: { id: ue.id } })).toMatchObject({ alignment: [{ columnAId: ca.id, columnBId: cb.id, score: 1 }] });
     expect(await p.ingestRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: 'partial', rowsProfiled: 10n });
+    // A value model's ONNX bytes (bytea) come back byte for byte, every byte value included.
+    const onnx = Uint8Array.from({ length: 1024 }, (_, i) => (i * 37) % 256);
+    const vm = await saveValueModel(db, {
+      lakeFingerprint: 'a'.repeat(64), featureVersion: 1, inputDim: 25, sampler: 'centrality', gamma: 0.8, trajectories: 3,
+      transitions: 9, heldOutMape: 0.25, trainMs: 1234, metadata: { featureNames: ['x'] }, onnx,
+    });
+    const vmBack = await latestValueModel(db, 'a'.repeat(64), 1);
+    expect(vmBack).toMatchObject({ id: vm.id, sampler: 'centrality', gamma: 0.8, metadata: { featureNames: ['x'] } });
+    expect(Buffer.compare(Buffer.from(vmBack!.onnx), Buffer.from(onnx))).toBe(0);
 
     // Cascades: deleting a table removes its columns, embeddings and edges.
     await p.lakeTable.delete({ where: { id: a.id } });

@@ -179,6 +179,23 @@ describe('OfflineExtractor', () => {
     ]);
   });
 
+  it('reads "number of X" as an aggregate over X, not as a column called number', () => {
+    const lake = new OfflineExtractor(
+      new InMemoryVocabulary([
+        { id: 'a.concert', name: 'concert', columns: [{ id: 'theme', name: 'theme', logicalType: 'text' }] },
+        { id: 'b.results', name: 'results', columns: [{ id: 'number', name: 'number', logicalType: 'integer' }] },
+        { id: 'c.company', name: 'company', columns: [{ id: 'number_of_employees', name: 'number_of_employees', logicalType: 'integer' }] },
+      ]),
+    );
+    const grounded = (q: string) => intentAtoms(lake.extract(q).graph).flatMap((a) => a.grounding.map((g) => g.tableId));
+    expect(grounded('What is the number of concerts?')).not.toContain('b.results');
+    expect(grounded('What is the number of concerts?')).toContain('a.concert');
+    // A column whose name takes the noun too is still a name.
+    expect(grounded('Which company has the largest number of employees?')).toContain('c.company');
+    // "number" without "of" can still name a column.
+    expect(grounded('Which results have number 7?')).toContain('b.results');
+  });
+
   it('never throws on no match: one entity named by the main noun phrase plus a warning', () => {
     const { graph, warnings } = extractor.extract('How many unicorns live in Narnia?');
     expect(graph.trees).toEqual([{ entity: { id: 'unicorn', label: 'unicorn' }, attributes: [] }]);

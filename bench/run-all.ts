@@ -9,11 +9,13 @@
  *      published LLM decompositions (decomp:<file>) at L = 5, 10, 15 — the baselines ignore the
  *      intent, so their rows would repeat the offline ones;
  *   5. the same protocol (offline) on the BIRD superhero lake, with its own value model;
+ *   6. the error analysis of graft's 20 worst Sufficiency misses at L = 10 (bench/analyse-misses.ts);
  * and write every table to docs/BENCHMARKS.md and the results to bench/out/.
  * Options: --limit N (smoke run on the first N questions; docs untouched), --skip-bird,
  * --skip-learned (no value model trained, no graft-learned rows).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildBenchLake } from '../src/bench/buildLake.js';
 import { lakeFingerprint, latestValueModel, openCatalog, type CatalogDatabase } from '../src/catalog/index.js';
@@ -75,7 +77,12 @@ async function run(db: CatalogDatabase, lakeDir: string, methods: string[], inte
     lakeDir, db, embedder, budgets, methods, intent, limit, command, onProgress: log,
     afterIngest: skipLearned ? undefined : ensureValueModel,
   });
-  if (!limit) writeBenchmarksMarkdown(results, path.resolve('docs/BENCHMARKS.md'));
+  if (!limit) {
+    const section = writeBenchmarksMarkdown(results, path.resolve('docs/BENCHMARKS.md'));
+    // The figures, machine-readable, beside the docs (per-question rows stay in bench/out/).
+    const { rows: _rows, ...summary } = results;
+    writeFileSync(path.resolve('docs/bench', `${section}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+  }
   return results;
 }
 
@@ -83,7 +90,12 @@ const started = Date.now();
 const spider = await ensureLake('spider', path.join(SHARED, 'spider/database'), path.join(SHARED, 'jar/spider/dev.json'));
 const spiderDb = await openCatalog({ dataDir: path.join(spider, '.graft-db') });
 try {
-  await run(spiderDb, spider, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
+  const offline = await run(spiderDb, spider, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
+  if (!limit && offline.outFile) {
+    // The error analysis of the 20 worst Sufficiency misses (section bench:spider-misses).
+    execFileSync(process.execPath, ['--import', 'tsx', 'bench/analyse-misses.ts', offline.outFile, '--method', 'graft', '--budget', '10'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    log('error analysis written (bench:spider-misses)');
+  }
   await run(spiderDb, spider, ENGINE_METHODS, `decomp:${path.join(SHARED, 'jar/spider/decomp.json')}`);
 } finally {
   await spiderDb.close();

@@ -15,16 +15,18 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openCatalog } from '../src/catalog/index.js';
+import { lakeFingerprint, latestValueModel, openCatalog } from '../src/catalog/index.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
 import { createEngine } from '../src/engine/index.js';
 import { GraftMethod } from '../src/bench/graftMethods.js';
 import { gitCommit, machineInfo } from '../src/bench/machine.js';
-import { markdownTable, replaceMarkedSection } from '../src/bench/markdown.js';
-import { runBench, type BenchResults, type BenchSummary } from '../src/bench/run.js';
+import { replaceMarkedSection } from '../src/bench/markdown.js';
+import { valueMarkdown, type AblationRow, type ValueBenchResults } from '../src/bench/valueReport.js';
+import { runBench } from '../src/bench/run.js';
 import { ingestLake } from '../src/ingest/index.js';
 import { closeDuckDB } from '../src/lake/index.js';
 import { trainAndStoreValueModel } from '../src/value/catalogTraining.js';
+import { FEATURE_VERSION } from '../src/value/features.js';
 import { LearnedValueFunction } from '../src/value/learnedValueFunction.js';
 import { OnnxQScorer } from '../src/value/onnxScorer.js';
 import { trainValueModel } from '../src/value/train.js';
@@ -51,23 +53,10 @@ const catalogArg = args.indexOf('--catalog');
 const db = await openCatalog({ dataDir: catalogArg >= 0 ? path.resolve(args[catalogArg + 1]) : path.join(lakeDir, '.graft-db') });
 const f3 = (x: number) => x.toFixed(3);
 
-interface AblationRow {
-  kind: 'sampler' | 'gamma';
-  /** 'heuristic': the heuristic value function on the same questions, for reference. */
-  sampler: SamplerKind | 'heuristic';
-  gamma: number;
-  mape: number;
-  trainMs: number;
-  transitions: number;
-  multiF1: number;
-  multiSuf: number;
-  allF1: number;
-  p50: number;
-}
 
 try {
   await ingestLake(db, lakeDir, { embedder }); // unchanged tables are skipped; the model must see the lake as benchmarked
-  let training: { id: string; trainMs: number; heldOutMape: number; trajectories: number; transitions: number; metadata: Record<string, unknown> } | null = null;
+  let training: ValueBenchResults['training'] = null;
   if (!skipTrain) {
     log('training the default value model (graft value train defaults)');
     let last = 0;
@@ -79,8 +68,13 @@ try {
         }
       },
     });
-    training = record;
+    training = { ...record, trainedInThisRun: true };
     log(`  model ${record.id}: MAPE ${f3(record.heldOutMape)}, ${(record.trainMs / 1000).toFixed(0)} s`);
+  } else {
+    const stored = await latestValueModel(db, await lakeFingerprint(db), FEATURE_VERSION);
+    if (!stored) throw new Error('--skip-train: no value model stored for this lake state (run npm run bench or graft value train)');
+    const { onnx: _bytes, ...record } = stored;
+    training = { ...record, trainedInThisRun: false };
   }
 
   const compare = await runBench({
@@ -121,76 +115,22 @@ try {
     ablation.push({ kind: 'sampler', sampler: 'heuristic', gamma: Number.NaN, mape: Number.NaN, trainMs: 0, transitions: 0, multiF1: h.multi.f1, multiSuf: h.multi.sufficiency, allF1: h.all.f1, p50: h.latencyMs.p50 });
   }
 
-  const results = {
+  const results: ValueBenchResults = {
     protocol: 'graft-bench-value-v1',
+    command: `npm run bench:value${args.length ? ` -- ${args.join(' ')}` : ''}`,
     commit: gitCommit(),
     machine: machineInfo(),
     startedAt: new Date(started).toISOString(),
     elapsedMs: Date.now() - started,
     training,
-    comparison: { questions: compare.questions, multiTableQuestions: compare.multiTableQuestions, summary: compare.summary, methodStats: compare.methodStats },
+    comparison: { questions: compare.questions, multiTableQuestions: compare.multiTableQuestions, budgets: compare.budgets, methods: compare.methods, summary: compare.summary, methodStats: compare.methodStats },
     ablation: { questions: ablationQuestions, trajectories: ablationTrajectories, steps: ablationSteps, rows: ablation },
   };
   mkdirSync('docs/bench', { recursive: true });
   writeFileSync('docs/bench/value.json', `${JSON.stringify(results, null, 2)}\n`);
-  replaceMarkedSection(path.resolve('docs/BENCHMARKS.md'), 'value', valueMarkdown(results, compare));
+  replaceMarkedSection(path.resolve('docs/BENCHMARKS.md'), 'value', valueMarkdown(results));
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; docs/bench/value.json, docs/BENCHMARKS.md (bench:value)`);
 } finally {
   await db.close();
   await closeDuckDB();
-}
-
-function valueMarkdown(r: { training: { trainMs: number; heldOutMape: number; trajectories: number; transitions: number; metadata: Record<string, unknown> } | null; ablation: { questions: number; trajectories: number; steps: number; rows: AblationRow[] }; machine: ReturnType<typeof machineInfo>; commit: string; startedAt: string }, compare: BenchResults): string {
-  const find = (m: string, L: number): BenchSummary | undefined => compare.summary.find((s) => s.method === m && s.budget === L);
-  const budgets = compare.budgets;
-  const rows = compare.methods.map((m) => [
-    m,
-    ...budgets.flatMap((L) => {
-      const s = find(m, L);
-      return s ? [f3(s.multi.f1), f3(s.multi.sufficiency), f3(s.all.f1), f3(s.all.sufficiency), s.latencyMs.p50.toFixed(0), s.latencyMs.p95.toFixed(0)] : [];
-    }),
-  ]);
-  const overhead = budgets.map((L) => {
-    const h = find('graft', L)?.latencyMs.p50 ?? 0;
-    const l = find('graft-learned', L)?.latencyMs.p50 ?? 0;
-    return `L=${L}: ${h > 0 ? (((l - h) / h) * 100).toFixed(0) : '—'}%`;
-  });
-  // The learned method's own cost counters, per question, against graft's mean latency.
-  const st = compare.methodStats['graft-learned'] ?? {};
-  const runs = compare.questions * budgets.length;
-  const graftMean = budgets.reduce((sum, L) => sum + (find('graft', L)?.latencyMs.mean ?? 0), 0) / budgets.length;
-  const perQuestion = (ms: number | undefined) => (ms ?? 0) / Math.max(1, runs);
-  const share = (ms: number | undefined) => (graftMean > 0 ? `${((perQuestion(ms) / graftMean) * 100).toFixed(0)}%` : '—');
-  const t = r.training;
-  const parts = [
-    `## Learned value network: \`graft\` (heuristic Q) vs \`graft-learned\` (IQL, ONNX), spider lake, intent \`offline\``,
-    '',
-    t
-      ? `Training (\`graft value train\` defaults): ${t.trajectories} sampled table sets, ${t.transitions} transitions, held-out value MAPE ${f3(t.heldOutMape)}, ${(t.trainMs / 60000).toFixed(1)} min in all (trajectories ${((Number(t.metadata.generationMs) || 0) / 60000).toFixed(1)} min, IQL ${((Number(t.metadata.iqlMs) || 0) / 60000).toFixed(1)} min; target <= 20 min).`
-      : 'Training: skipped (newest stored model reused).',
-    '',
-    `${compare.questions} questions (${compare.multiTableQuestions} with >= 2 gold base tables). ≥2 = headline subset.`,
-    '',
-    markdownTable(['method', ...budgets.flatMap((L) => [`F1≥2 @${L}`, `Suf≥2 @${L}`, `F1 all @${L}`, `Suf all @${L}`, `p50 ms @${L}`, `p95 ms @${L}`])], rows),
-    '',
-    `Cost of the learned value per question (mean over all budgets): ONNX inference ${perQuestion(st.valueInferenceMs).toFixed(2)} ms = ${share(st.valueInferenceMs)} of graft's mean latency (${graftMean.toFixed(1)} ms; target <= 20%), ` +
-      `feature computation ${perQuestion(st.valueFeatureMs).toFixed(2)} ms = ${share(st.valueFeatureMs)} (it replaces the heuristic's own scoring, which computes the IGMS gain and look-ahead too); ` +
-      `${st.valueCalls ?? 0} batched inference calls (one per beam step), ${((st.valueRows ?? 0) / Math.max(1, st.valueCalls ?? 1)).toFixed(0)} actions per call. ` +
-      `End-to-end p50 difference (graft-learned vs graft; the two searches also visit different states): ${overhead.join(', ')}.`,
-  ];
-  if (r.ablation.rows.length > 0) {
-    parts.push(
-      '',
-      `### Sampler ablation and gamma sweep (models of ${r.ablation.trajectories} sampled table sets, ${r.ablation.steps} IQL steps; first ${r.ablation.questions} questions, L = 10)`,
-      '',
-      markdownTable(
-        ['study', 'sampler', 'gamma', 'held-out MAPE', 'F1 ≥2', 'Suf ≥2', 'F1 all', 'p50 ms', 'train s'],
-        [...r.ablation.rows.filter((x) => x.kind === 'sampler'), ...r.ablation.rows.filter((x) => x.kind === 'gamma').sort((a, b) => a.gamma - b.gamma)].map((x) => [x.kind, x.sampler, Number.isNaN(x.gamma) ? '—' : x.gamma, Number.isNaN(x.mape) ? '—' : f3(x.mape), f3(x.multiF1), f3(x.multiSuf), f3(x.allF1), x.p50.toFixed(0), x.trainMs ? (x.trainMs / 1000).toFixed(0) : '—']),
-      ),
-      '',
-      'Row `heuristic` is `graft` with its heuristic value function on the same questions.',
-    );
-  }
-  parts.push('', `Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, ${r.machine.os}, node ${r.machine.node}; CPU execution provider (no GPU lent). Commit \`${r.commit}\`, run ${r.startedAt}.`, '', 'Command: `npm run bench:value` (raw figures: docs/bench/value.json).');
-  return parts.join('\n');
 }

@@ -1,4 +1,5 @@
 /** Renders benchmark results as markdown and keeps docs/BENCHMARKS.md's sections up to date. */
+import path from 'node:path';
 import { markdownTable, replaceMarkedSection } from './markdown.js';
 import type { BenchResults, BenchSummary } from './run.js';
 
@@ -59,6 +60,12 @@ function costTable(results: BenchResults): string {
   return markdownTable(header, rows);
 }
 
+/** 'decomp:<absolute file>' shown relative to the working directory (docs must not carry machine paths). */
+function displayIntent(intent: string): string {
+  const m = /^decomp:(.+)$/.exec(intent);
+  return m && path.isAbsolute(m[1]) ? `decomp:${path.relative(process.cwd(), m[1])}` : intent;
+}
+
 /** The results of one run as a markdown section body (one intent per section: never mixed). */
 export function benchMarkdown(results: BenchResults): string {
   const intents = new Set(results.summary.map((s) => s.intent));
@@ -67,7 +74,7 @@ export function benchMarkdown(results: BenchResults): string {
   const idx = results.index;
   const smoke = results.limit !== null ? ` — SMOKE RUN (first ${results.limit} questions)` : '';
   const lines = [
-    `## Retrieval: ${results.dataset} lake, intent \`${results.intent}\`${smoke}`,
+    `## Retrieval: ${results.dataset} lake, intent \`${displayIntent(results.intent)}\`${smoke}`,
     '',
     `${results.questions} questions (${results.multiTableQuestions} with >= 2 gold base tables); ` +
       `metrics over lake tables (shards count separately), macro-averaged; Suf = every gold table returned.`,

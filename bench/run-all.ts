@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildBenchLake } from '../src/bench/buildLake.js';
+import { throttledProgress } from '../src/bench/progressLog.js';
 import { lakeFingerprint, latestValueModel, openCatalog, type CatalogDatabase } from '../src/catalog/index.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
 import { trainAndStoreValueModel } from '../src/value/catalogTraining.js';
@@ -59,14 +60,8 @@ async function ensureValueModel(db: CatalogDatabase): Promise<string> {
   const existing = await latestValueModel(db, await lakeFingerprint(db), FEATURE_VERSION);
   if (existing) return `Value model ${existing.id} (already trained on this lake state: ${(existing.trainMs / 1000).toFixed(0)} s, held-out MAPE ${existing.heldOutMape.toFixed(3)}).`;
   log('training the value model (graft value train defaults)');
-  let last = 0;
   const { record } = await trainAndStoreValueModel(db, embedder, {
-    onProgress: (phase, done, total) => {
-      if (Date.now() - last > 30_000 || done === total) {
-        last = Date.now();
-        log(`  ${phase} ${done}/${total}`);
-      }
-    },
+    onProgress: throttledProgress(log, 30_000),
   });
   return `Value model ${record.id} trained in this run in ${(record.trainMs / 1000).toFixed(0)} s (${record.trajectories} sampled table sets, ${record.transitions} transitions, held-out MAPE ${record.heldOutMape.toFixed(3)}).`;
 }

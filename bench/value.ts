@@ -20,6 +20,7 @@ import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
 import { createEngine } from '../src/engine/index.js';
 import { GraftMethod } from '../src/bench/graftMethods.js';
 import { gitCommit, machineInfo } from '../src/bench/machine.js';
+import { throttledProgress } from '../src/bench/progressLog.js';
 import { replaceMarkedSection } from '../src/bench/markdown.js';
 import { valueMarkdown, type AblationRow, type ValueBenchResults } from '../src/bench/valueReport.js';
 import { runBench } from '../src/bench/run.js';
@@ -59,14 +60,8 @@ try {
   let training: ValueBenchResults['training'] = null;
   if (!skipTrain) {
     log('training the default value model (graft value train defaults)');
-    let last = 0;
     const { record } = await trainAndStoreValueModel(db, embedder, {
-      onProgress: (phase, done, total) => {
-        if (Date.now() - last > 15_000 || done === total) {
-          last = Date.now();
-          log(`  ${phase} ${done}/${total}`);
-        }
-      },
+      onProgress: throttledProgress(log, 15_000),
     });
     training = { ...record, trainedInThisRun: true };
     log(`  model ${record.id}: MAPE ${f3(record.heldOutMape)}, ${(record.trainMs / 1000).toFixed(0)} s`);

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import { BadInputError, ErrorCode, GraftError } from '../util/errors.js';
+import { cudaUnavailableReason } from '../util/onnxCuda.js';
 import { EMBEDDING_DIM, type Embedder } from './embedder.js';
 import { reduceToEmbeddingDim } from './vector.js';
 import { WordPieceTokenizer } from './wordpiece-tokenizer.js';
@@ -251,26 +251,4 @@ export class OnnxEmbedder implements Embedder {
   private modelError(detail: string): GraftError {
     return new GraftError(ErrorCode.UPSTREAM, `ONNX model ${this.modelPath}: ${detail}`, { path: this.modelPath });
   }
-}
-
-/**
- * Why CUDA cannot work here, or null if it may. The npm package's CPU build lists 'cuda' but
- * ships no provider library; trying anyway makes the native runtime print an error of its own,
- * so check for the library first and keep the fallback to our one warning line.
- */
-function cudaUnavailableReason(ort: typeof Ort): string | null {
-  const backends = (ort as { listSupportedBackends?: () => { name: string }[] }).listSupportedBackends?.();
-  if (backends && !backends.some((b) => b.name === 'cuda')) return 'not supported by this onnxruntime-node build';
-  try {
-    const require = createRequire(import.meta.url);
-    const root = path.dirname(require.resolve('onnxruntime-node/package.json'));
-    const binDir = path.join(root, 'bin', 'napi-v6', process.platform, process.arch);
-    const library = path.join(binDir, 'libonnxruntime_providers_cuda.so');
-    if (process.platform === 'linux' && existsSync(binDir) && !existsSync(library)) {
-      return 'onnxruntime-node was installed without the CUDA provider library';
-    }
-  } catch {
-    // Layout unknown: just try CUDA and fall back on failure.
-  }
-  return null;
 }

@@ -1,6 +1,7 @@
 import { lakeFingerprint, saveValueModel, type CatalogDatabase, type ValueModelRecord } from '../catalog/index.js';
 import type { Embedder } from '../embed/index.js';
 import { createEngine } from '../engine/index.js';
+import { BadInputError } from '../util/errors.js';
 import { trainValueModel, type TrainValueOptions, type TrainedValueModel } from './train.js';
 
 export interface CatalogTrainingResult {
@@ -17,20 +18,13 @@ export async function trainAndStoreValueModel(db: CatalogDatabase, embedder: Emb
   // Trajectories are replayed with the heuristic engine's own model builder: no learned model is loaded.
   const engine = createEngine(db, embedder, { valueModel: 'off' });
   const snapshot = await engine.snapshot();
-  if (snapshot.tables.length === 0) throw new Error('the catalog holds no tables: ingest a lake before training a value model');
+  if (snapshot.tables.length === 0) throw new BadInputError('the catalog holds no tables: ingest a lake before training a value model');
   const model = await trainValueModel(snapshot, (intent) => engine.modelForIntent(intent), opts);
+  const { q: _weights, ...stored } = model;
   const record = await saveValueModel(db, {
+    ...stored,
     lakeFingerprint: fingerprint,
-    featureVersion: model.featureVersion,
-    inputDim: model.inputDim,
-    sampler: model.sampler,
-    gamma: model.gamma,
-    trajectories: model.trajectories,
-    transitions: model.transitions,
     heldOutMape: Number.isFinite(model.heldOutMape) ? model.heldOutMape : -1,
-    trainMs: model.trainMs,
-    metadata: model.metadata,
-    onnx: model.onnx,
   });
   return { record, model };
 }

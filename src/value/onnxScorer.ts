@@ -2,11 +2,9 @@
  * Batched Q scoring with onnxruntime-node over a model from exportMlpToOnnx: one session.run
  * per score() call, whatever the number of rows.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import { BadInputError, ErrorCode, GraftError } from '../util/errors.js';
+import { cudaUnavailableReason } from '../util/onnxCuda.js';
 import { ONNX_INPUT_NAME, ONNX_OUTPUT_NAME, onnxInputDim } from './onnxExport.js';
 
 export type QScorerProvider = 'cpu' | 'cuda';
@@ -107,25 +105,4 @@ export class OnnxQScorer {
     this.session = null;
     if (session) await session.release();
   }
-}
-
-/**
- * Why CUDA cannot work here, or null if it may (as in src/embed/onnx-embedder.ts): the npm
- * CPU build lists no 'cuda' backend or ships no CUDA provider library, and trying anyway makes
- * the native runtime print errors of its own — so check first and keep the fallback to one line.
- */
-function cudaUnavailableReason(ort: typeof Ort): string | null {
-  const backends = (ort as { listSupportedBackends?: () => { name: string }[] }).listSupportedBackends?.();
-  if (backends && !backends.some((b) => b.name === 'cuda')) return 'not supported by this onnxruntime-node build';
-  try {
-    const require = createRequire(import.meta.url);
-    const root = path.dirname(require.resolve('onnxruntime-node/package.json'));
-    const binDir = path.join(root, 'bin', 'napi-v6', process.platform, process.arch);
-    if (process.platform === 'linux' && existsSync(binDir) && !existsSync(path.join(binDir, 'libonnxruntime_providers_cuda.so'))) {
-      return 'onnxruntime-node was installed without the CUDA provider library';
-    }
-  } catch {
-    // Layout unknown: just try CUDA and fall back on failure.
-  }
-  return null;
 }

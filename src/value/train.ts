@@ -1,3 +1,5 @@
+import type { NewValueModel } from '../catalog/index.js';
+import { BadInputError } from '../util/errors.js';
 import type { LakeSnapshot } from '../search/index.js';
 import { FEATURE_NAMES, FEATURE_VERSION, FEATURE_DIM } from './features.js';
 import { heldOutMape, trainIql, type IqlConfig, type TransitionData } from './iql.js';
@@ -13,18 +15,9 @@ export interface TrainValueOptions {
   onProgress?: (phase: 'trajectories' | 'training', done: number, total: number, detail?: string) => void;
 }
 
-export interface TrainedValueModel {
-  featureVersion: number;
-  inputDim: number;
-  sampler: string;
-  gamma: number;
-  trajectories: number;
-  transitions: number;
-  heldOutMape: number;
-  trainMs: number;
+/** A trained model: the catalog record's fields (all but the lake it is stored for) plus the weights. */
+export interface TrainedValueModel extends Omit<NewValueModel, 'lakeFingerprint'> {
   q: MlpWeights;
-  onnx: Uint8Array;
-  metadata: Record<string, unknown>;
 }
 
 /** Whether a sampled subgraph is in the held-out split: a fixed hash of its index, not a random draw. */
@@ -39,7 +32,7 @@ export async function trainValueModel(snapshot: LakeSnapshot, modelForIntent: Mo
   const tOpts = { ...DEFAULT_TRANSITION_OPTIONS, ...opts.transitions };
   const gamma = opts.iql?.gamma ?? tOpts.gamma;
   const set = await generateTransitions(snapshot, modelForIntent, { ...tOpts, gamma }, (d, t) => opts.onProgress?.('trajectories', d, t));
-  if (set.data.n === 0) throw new Error('no trajectory could be generated from this lake (is the lake graph empty?)');
+  if (set.data.n === 0) throw new BadInputError('no trajectory could be generated from this lake: it has no join or union edges to sample connected table sets from');
   const fraction = opts.heldOutFraction ?? 0.1;
   const trainIdx: number[] = [];
   const heldIdx: number[] = [];

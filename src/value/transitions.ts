@@ -1,5 +1,6 @@
 import type { IntentGraph } from '../intent/index.js';
 import { admissibleActions, anchorRegion, type BeamOptions, type LakeSnapshot, type SearchAction, type SynthesisModel, type ValueContext } from '../search/index.js';
+import { BadInputError } from '../util/errors.js';
 import { drawInt, mulberry32 } from '../util/prng.js';
 import { FEATURE_DIM, STATE_DIM, stateActionFeatures, stateFeatures } from './features.js';
 import type { TransitionData } from './iql.js';
@@ -93,7 +94,7 @@ export async function generateTransitions(
   const group: number[] = [];
   let skipped = 0;
   let episodes = 0;
-  if (seeds.length === 0) throw new Error('the lake graph has no joinable or unionable tables to sample trajectories from');
+  if (seeds.length === 0) throw new BadInputError('the lake graph has no joinable or unionable tables to sample trajectories from');
 
   for (let k = 0; k < opts.trajectories; k++) {
     onProgress?.(k, opts.trajectories);

@@ -1,12 +1,10 @@
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCatalog, type CatalogDatabase } from '../../src/catalog/index.js';
 import { HashedNgramEmbedder } from '../../src/embed/index.js';
 import { createEngine, type EngineApi } from '../../src/engine/index.js';
 import { countFusion, planFusion } from '../../src/fusion/index.js';
 import { buildFusionInput } from '../../src/engine/engine.js';
-import { ingestLake } from '../../src/ingest/index.js';
-import { makeDemoLake, type DemoGold } from '../support/demoLake.js';
+import { openDemoCatalog, type DemoCatalog, type DemoGold } from '../support/demoLake.js';
 
 /** club_copy is a byte-identical copy of club: either may stand for it, never both. */
 function normaliseCopy(names: string[]): string[] {
@@ -14,22 +12,18 @@ function normaliseCopy(names: string[]): string[] {
 }
 
 describe('graft engine on the demo lake', () => {
+  let demo: DemoCatalog;
   let db: CatalogDatabase;
   let engine: EngineApi;
   let lake: string;
   let gold: DemoGold;
 
   beforeAll(async () => {
-    ({ dir: lake, gold } = await makeDemoLake());
-    db = await openCatalog({ dataDir: 'memory://' });
-    const embedder = new HashedNgramEmbedder();
-    await ingestLake(db, lake, { embedder });
-    engine = createEngine(db, embedder);
+    demo = await openDemoCatalog();
+    ({ db, lake, gold } = demo);
+    engine = createEngine(db, demo.embedder);
   });
-  afterAll(async () => {
-    await db?.close();
-    await rm(lake, { recursive: true, force: true });
-  });
+  afterAll(async () => demo?.close());
 
   it('answers every gold question with exactly its table set, bridges and all shards included', async () => {
     for (const q of gold.questions) {

@@ -1,11 +1,8 @@
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCatalog, type CatalogDatabase } from '../../src/catalog/index.js';
-import { HashedNgramEmbedder } from '../../src/embed/index.js';
+import type { CatalogDatabase } from '../../src/catalog/index.js';
 import { createEngine, type EngineApi } from '../../src/engine/index.js';
-import { ingestLake } from '../../src/ingest/index.js';
 import { anchorRegion, reachableSupport, type SynthesisModel, type ValueContext } from '../../src/search/index.js';
-import { makeDemoLake, type DemoGold } from '../support/demoLake.js';
+import { openDemoCatalog, type DemoCatalog, type DemoGold } from '../support/demoLake.js';
 
 /**
  * The search answers its hot questions through indexes and caches (witness lists per atom,
@@ -39,22 +36,18 @@ function redundancyByDefinition(model: SynthesisModel, a: string, b: string): nu
 }
 
 describe('search shortcuts agree with their definitions (demo lake)', () => {
+  let demo: DemoCatalog;
   let db: CatalogDatabase;
   let engine: EngineApi;
   let lake: string;
   let gold: DemoGold;
 
   beforeAll(async () => {
-    ({ dir: lake, gold } = await makeDemoLake());
-    db = await openCatalog({ dataDir: 'memory://' });
-    const embedder = new HashedNgramEmbedder();
-    await ingestLake(db, lake, { embedder });
-    engine = createEngine(db, embedder);
+    demo = await openDemoCatalog();
+    ({ db, lake, gold } = demo);
+    engine = createEngine(db, demo.embedder);
   });
-  afterAll(async () => {
-    await db?.close();
-    await rm(lake, { recursive: true, force: true });
-  });
+  afterAll(async () => demo?.close());
 
   it('reachableSupport and redundancy are exactly their definitions for every region table and growing states', async () => {
     let checked = 0;

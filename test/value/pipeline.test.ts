@@ -1,33 +1,30 @@
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lakeFingerprint, latestValueModel, listValueModels, openCatalog, saveValueModel, type CatalogDatabase } from '../../src/catalog/index.js';
-import { HashedNgramEmbedder } from '../../src/embed/index.js';
+import { lakeFingerprint, latestValueModel, listValueModels, saveValueModel, type CatalogDatabase } from '../../src/catalog/index.js';
+import type { HashedNgramEmbedder } from '../../src/embed/index.js';
 import { createEngine } from '../../src/engine/index.js';
 import { ingestLake } from '../../src/ingest/index.js';
 import { admissibleActions, anchorRegion, type ValueContext } from '../../src/search/index.js';
 import { trainAndStoreValueModel } from '../../src/value/catalogTraining.js';
 import { FEATURE_DIM, FEATURE_NAMES, FEATURE_VERSION, STATE_DIM, stateActionFeatures, stateFeatures } from '../../src/value/features.js';
 import { generateTransitions } from '../../src/value/transitions.js';
-import { makeDemoLake } from '../support/demoLake.js';
+import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
 
 /** Small enough to train in seconds on the 14-table demo lake. */
 const TINY = { transitions: { trajectories: 30, seed: 3 }, iql: { steps: 40, hidden: [16, 16], batchSize: 64 } };
 
 describe('learned value network on the demo lake', () => {
+  let demo: DemoCatalog;
   let db: CatalogDatabase;
   let lake: string;
-  const embedder = new HashedNgramEmbedder();
+  let embedder: HashedNgramEmbedder;
 
   beforeAll(async () => {
-    ({ dir: lake } = await makeDemoLake());
-    db = await openCatalog({ dataDir: 'memory://' });
-    await ingestLake(db, lake, { embedder });
+    demo = await openDemoCatalog();
+    ({ db, lake, embedder } = demo);
   });
-  afterAll(async () => {
-    await db?.close();
-    await rm(lake, { recursive: true, force: true });
-  });
+  afterAll(async () => demo?.close());
 
   it('computes one feature row per action: the state part shared, the marginal gain exact', async () => {
     const engine = createEngine(db, embedder, { valueModel: 'off' });

@@ -117,7 +117,7 @@ export async function generateTransitions(
     const ctx: ValueContext = { model, region: region.tables, budget, lookaheadHops: opts.lookaheadHops };
     for (let replay = 0; replay <= opts.perturbedReplays; replay++) {
       const steps = replayEpisode(sub, ctx, replay === 0 ? 0 : opts.perturbProbability, rand);
-      if (steps.length === 0) continue;
+      if (steps.list.length === 0) continue;
       episodes++;
       const final = steps.finalUtility;
       steps.list.forEach((s, t) => {
@@ -163,7 +163,7 @@ export async function generateTransitions(
  * attaches to the current set (or, with probability `perturb`, a random other admissible
  * action). Ends when the recorded tables are used up, nothing attaches, or the budget is spent.
  */
-function replayEpisode(sub: SampledSubgraph, ctx: ValueContext, perturb: number, rand: () => number): { list: Step[]; finalUtility: number; length: number } {
+function replayEpisode(sub: SampledSubgraph, ctx: ValueContext, perturb: number, rand: () => number): { list: Step[]; finalUtility: number } {
   const { model } = ctx;
   const list: Step[] = [];
   let tables = [sub.seed];
@@ -203,7 +203,7 @@ function replayEpisode(sub: SampledSubgraph, ctx: ValueContext, perturb: number,
     utility = nextUtility;
     if (pending.length === 0) break;
   }
-  return { list, finalUtility: utility, length: list.length };
+  return { list, finalUtility: utility };
 }
 
 function classify(model: SynthesisModel, tables: string[], tableId: string, kind: 'join' | 'union', via: string): SearchAction['reason'] {

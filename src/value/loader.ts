@@ -6,7 +6,7 @@ import { OnnxQScorer } from './onnxScorer.js';
 export type ExecutionProvider = 'cpu' | 'cuda';
 
 export type LoadedValueModel =
-  | { fn: LearnedValueFunction; record: ValueModelRecord; provider: ExecutionProvider; release: () => Promise<void> }
+  | { fn: LearnedValueFunction; record: ValueModelRecord; provider: ExecutionProvider }
   | { fn: null; reason: string };
 
 /**
@@ -37,5 +37,5 @@ export async function loadLearnedValueFunction(
   }
   const scorer = await OnnxQScorer.create(stored.onnx, { provider: opts.provider ?? 'cpu' }, opts.log);
   const { onnx: _bytes, ...record } = stored;
-  return { fn: new LearnedValueFunction(scorer), record, provider: scorer.provider as ExecutionProvider, release: () => Promise.resolve(scorer.release()) };
+  return { fn: new LearnedValueFunction(scorer), record, provider: scorer.provider as ExecutionProvider };
 }

@@ -5,7 +5,7 @@ import { FEATURE_NAMES, FEATURE_VERSION, FEATURE_DIM } from './features.js';
 import { heldOutMape, trainIql, type IqlConfig, type TransitionData } from './iql.js';
 import type { MlpWeights } from './mlp.js';
 import { exportMlpToOnnx } from './onnxExport.js';
-import { DEFAULT_TRANSITION_OPTIONS, generateTransitions, type ModelForIntent, type TransitionOptions, type TransitionSet } from './transitions.js';
+import { DEFAULT_TRANSITION_OPTIONS, generateTransitions, type ModelForIntent, type TransitionOptions } from './transitions.js';
 
 export interface TrainValueOptions {
   transitions?: Partial<TransitionOptions>;
@@ -96,4 +96,3 @@ function mean(a: Float32Array): number {
   return a.length ? s / a.length : 0;
 }
 
-export type { TransitionSet };

@@ -34,10 +34,8 @@ export interface StoredValueModel extends ValueModelRecord {
 
 export type NewValueModel = Omit<StoredValueModel, 'id' | 'createdAt'>;
 
-const BRIEF = {
-  id: true, lakeFingerprint: true, featureVersion: true, inputDim: true, sampler: true, gamma: true, trajectories: true,
-  transitions: true, heldOutMape: true, trainMs: true, metadata: true, createdAt: true,
-} as const;
+// Listings never need the model bytes.
+const WITHOUT_BYTES = { onnx: true } as const;
 
 export async function saveValueModel(db: CatalogDatabase, m: NewValueModel): Promise<ValueModelRecord> {
   // Field by field: a caller holding a stored record must not smuggle its id or timestamp in.
@@ -47,14 +45,14 @@ export async function saveValueModel(db: CatalogDatabase, m: NewValueModel): Pro
       trajectories: m.trajectories, transitions: m.transitions, heldOutMape: m.heldOutMape, trainMs: m.trainMs,
       metadata: m.metadata as object, onnx: Buffer.from(m.onnx),
     },
-    select: BRIEF,
+    omit: WITHOUT_BYTES,
   });
   return { ...row, metadata: row.metadata as Record<string, unknown> };
 }
 
 /** Every stored model, newest first (without the ONNX bytes). */
 export async function listValueModels(db: CatalogDatabase): Promise<ValueModelRecord[]> {
-  const rows = await db.prisma.valueModel.findMany({ select: BRIEF, orderBy: { createdAt: 'desc' } });
+  const rows = await db.prisma.valueModel.findMany({ omit: WITHOUT_BYTES, orderBy: { createdAt: 'desc' } });
   return rows.map((r) => ({ ...r, metadata: r.metadata as Record<string, unknown> }));
 }
 

@@ -11,8 +11,6 @@ export interface RerankOptions {
   minGain: number;
   /** Table to start from (default: the best single table of the pool). */
   start?: string;
-  /** Extra gain per table a move with no edge to the set must bring (absent or Infinity: no such moves). */
-  jumpPenalty?: number;
 }
 
 export interface RerankPick {
@@ -70,7 +68,7 @@ export function lazyRerank(model: SynthesisModel, pool: readonly string[], opts:
 
   // A move takes its tables together with their row shards; gains are per primary table (shards
   // ride along: they complete a table, they are not a second answer).
-  type Move = { key: string; tables: string[]; primary: number; bound: number; stamp: number; penalty: number };
+  type Move = { key: string; tables: string[]; primary: number; bound: number; stamp: number };
   const queue = new Map<string, Move>();
   const moveOrder = (a: Move, b: Move) => b.bound - a.bound || a.tables.length - b.tables.length || compareKeys(a.tables, b.tables);
   const withShards = (tables: string[]) => [...new Set(tables.flatMap((t) => model.shardClosure(t, opts.shardThreshold)))].filter((t) => !chosen.includes(t));
@@ -79,16 +77,7 @@ export function lazyRerank(model: SynthesisModel, pool: readonly string[], opts:
   const addMove = (primary: string[]) => {
     const key = primary.join('>');
     if (queue.has(key) || primary.some(isCopyOfChosen)) return;
-    queue.set(key, { key, tables: withShards(primary), primary: primary.length, bound: Infinity, stamp: -1, penalty: 0 });
-  };
-  // A table with no join/union edge to the set: lake graphs built without key information miss
-  // real joins (an id column whose values are not all referenced, a renamed key). A table of the
-  // pool that supports the question is still a candidate, but it must earn `jumpPenalty` more
-  // than a connected table does (it may come from an unrelated source).
-  const addJump = (t: string) => {
-    const key = `~${t}`;
-    if (queue.has(key) || isCopyOfChosen(t)) return;
-    queue.set(key, { key, tables: withShards([t]), primary: 1, bound: Infinity, stamp: -1, penalty: opts.jumpPenalty! });
+    queue.set(key, { key, tables: withShards(primary), primary: primary.length, bound: Infinity, stamp: -1 });
   };
   const addMoves = (from: string) => {
     for (const n of model.snapshot.neighbours(from)) {
@@ -108,9 +97,6 @@ export function lazyRerank(model: SynthesisModel, pool: readonly string[], opts:
     current = u;
   }
   for (const t of [...chosen]) addMoves(t);
-  if (opts.jumpPenalty !== undefined && Number.isFinite(opts.jumpPenalty)) {
-    for (const t of pool) if (!chosen.includes(t) && model.row(t).some((x) => x > 0)) addJump(t);
-  }
   let stoppedBy: RerankResult['stoppedBy'] = 'exhausted';
   let step = 0;
   while (chosen.length < opts.budget) {
@@ -134,14 +120,14 @@ export function lazyRerank(model: SynthesisModel, pool: readonly string[], opts:
         break;
       }
       const gain = (utility([...chosen, ...top.tables]) - current) / top.primary;
-      top.bound = gain - top.penalty;
+      top.bound = gain;
       top.stamp = step;
     }
     if (!taken || taken.bound < opts.minGain) {
       stoppedBy = 'minGain';
       break;
     }
-    const gainTotal = (taken.bound + taken.penalty) * taken.primary;
+    const gainTotal = taken.bound * taken.primary;
     chosen.push(...taken.tables);
     current += gainTotal;
     picks.push({ tables: taken.tables, gain: gainTotal });

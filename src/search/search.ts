@@ -14,12 +14,6 @@ export interface SearchOptions {
   lookaheadHops: number;
   maxRegionTables: number;
   minGain: number;
-  /**
-   * Extra gain per table the rerank asks of a pool table with no edge to the chosen set
-   * (Infinity, the default: never add one). Off by default: on the Spider lake it raised
-   * Sufficiency but lowered F1 on held-out questions.
-   */
-  jumpPenalty: number;
   shardThreshold: number;
   maxActionsPerState: number;
   exactMaxTables: number;
@@ -36,7 +30,6 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   lookaheadHops: 2,
   maxRegionTables: 300,
   minGain: 0.01,
-  jumpPenalty: Infinity,
   shardThreshold: 0.7,
   maxActionsPerState: 24,
   exactMaxTables: 14,
@@ -104,9 +97,9 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
       .sort((a, b) => b.u - a.u || model.snapshot.compare(a.id, b.id))
       .slice(0, opts.rerankStarts)
       .map((x) => x.id);
-    let r = lazyRerank(model, pool, { budget, minGain: opts.minGain, shardThreshold: opts.shardThreshold, start: starts[0], jumpPenalty: opts.jumpPenalty });
+    let r = lazyRerank(model, pool, { budget, minGain: opts.minGain, shardThreshold: opts.shardThreshold, start: starts[0] });
     for (const start of starts.slice(1)) {
-      const alt = lazyRerank(model, pool, { budget, minGain: opts.minGain, shardThreshold: opts.shardThreshold, start, jumpPenalty: opts.jumpPenalty });
+      const alt = lazyRerank(model, pool, { budget, minGain: opts.minGain, shardThreshold: opts.shardThreshold, start });
       if (alt.utility - opts.minGain * alt.tables.length > r.utility - opts.minGain * r.tables.length + 1e-12) r = alt;
     }
     evaluations = beam.evaluations + r.evaluations;

@@ -47,7 +47,8 @@ export const FEATURE_NAMES: readonly string[] = [...STATE_FEATURES, ...ACTION_FE
 export const STATE_DIM = STATE_FEATURES.length;
 export const FEATURE_DIM = FEATURE_NAMES.length;
 
-interface StateSummary {
+/** What the features of a state are computed from; reusable for every action of that state. */
+export interface StateSummary {
   utility: number;
   covered: Float64Array;
   coveredCount: number;
@@ -60,7 +61,7 @@ export function stateFeatures(tables: readonly string[], ctx: ValueContext, util
   return summariseState(tables, ctx, utility).features;
 }
 
-function summariseState(tables: readonly string[], ctx: ValueContext, utility?: number): StateSummary {
+export function summariseState(tables: readonly string[], ctx: ValueContext, utility?: number): StateSummary {
   const { model } = ctx;
   const tau = model.options.witnessThreshold;
   const covered = model.coverage(tables);
@@ -93,12 +94,17 @@ function summariseState(tables: readonly string[], ctx: ValueContext, utility?: 
 
 /**
  * Feature rows for every action of one state, row-major (actions.length × FEATURE_DIM): the
- * state part is computed once and repeated, the action part per action.
+ * state part is computed once (or passed in by a caller that already has it) and repeated, the
+ * action part per action.
  */
-export function stateActionFeatures(state: SearchState, actions: readonly SearchAction[], ctx: ValueContext): Float32Array {
+export function stateActionFeatures(
+  state: SearchState,
+  actions: readonly SearchAction[],
+  ctx: ValueContext,
+  s: StateSummary = summariseState(state.tables, ctx, state.utility),
+): Float32Array {
   const { model } = ctx;
   const tau = model.options.witnessThreshold;
-  const s = summariseState(state.tables, ctx, state.utility);
   const out = new Float32Array(actions.length * FEATURE_DIM);
   const nodeCount = Math.max(1, model.nodeAtoms.length);
   const budget = Math.max(1, ctx.budget);

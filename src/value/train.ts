@@ -66,6 +66,8 @@ export async function trainValueModel(snapshot: LakeSnapshot, modelForIntent: Mo
       heldOutTransitions: held.n,
       generationMs: Math.round(generationMs),
       iqlMs: Math.round(result.trainMs),
+      iqlMsPerStep: result.msPerStep,
+      backend: result.backend,
       finalLosses: last ? { q: last.qLoss, v: last.vLoss } : null,
       meanReturn: mean(set.returns),
     },

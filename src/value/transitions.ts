@@ -1,8 +1,8 @@
 import type { IntentGraph } from '../intent/index.js';
-import { admissibleActions, anchorRegion, type BeamOptions, type LakeSnapshot, type SearchAction, type SynthesisModel, type ValueContext } from '../search/index.js';
+import { admissibleActions, anchorRegion, DEFAULT_SEARCH_OPTIONS, type BeamOptions, type LakeSnapshot, type SearchAction, type SynthesisModel, type ValueContext } from '../search/index.js';
 import { BadInputError } from '../util/errors.js';
 import { drawInt, mulberry32 } from '../util/prng.js';
-import { FEATURE_DIM, STATE_DIM, stateActionFeatures, stateFeatures } from './features.js';
+import { FEATURE_DIM, STATE_DIM, stateActionFeatures, summariseState } from './features.js';
 import type { TransitionData } from './iql.js';
 import { compressToIntent, expandFromSeed, sampleSeeds, type SampledSubgraph, type SamplerKind } from './trajectories/index.js';
 
@@ -60,7 +60,14 @@ export interface TransitionSet {
   episodes: number;
 }
 
-const ACTION_OPTIONS = (budget: number, lookaheadHops: number): BeamOptions => ({ budget, beamWidth: 1, lookaheadHops, shardThreshold: 0.7, maxActionsPerState: 24 });
+/** The search's own admissible-action rules, so replayed episodes live in the search's action space. */
+const ACTION_OPTIONS = (budget: number, lookaheadHops: number): BeamOptions => ({
+  budget,
+  beamWidth: 1,
+  lookaheadHops,
+  shardThreshold: DEFAULT_SEARCH_OPTIONS.shardThreshold,
+  maxActionsPerState: DEFAULT_SEARCH_OPTIONS.maxActionsPerState,
+});
 
 interface Step {
   q: Float32Array;
@@ -112,7 +119,7 @@ export async function generateTransitions(
       skipped++;
       continue;
     }
-    const region = anchorRegion(model, { anchorsPerAtom: 5, hops: opts.lookaheadHops, maxTables: 300 });
+    const region = anchorRegion(model, { anchorsPerAtom: DEFAULT_SEARCH_OPTIONS.anchorsPerAtom, hops: opts.lookaheadHops, maxTables: DEFAULT_SEARCH_OPTIONS.maxRegionTables });
     for (const t of sub.tables) region.tables.add(t);
     const ctx: ValueContext = { model, region: region.tables, budget, lookaheadHops: opts.lookaheadHops };
     for (let replay = 0; replay <= opts.perturbedReplays; replay++) {
@@ -168,6 +175,8 @@ function replayEpisode(sub: SampledSubgraph, ctx: ValueContext, perturb: number,
   const list: Step[] = [];
   let tables = [sub.seed];
   let utility = model.utility(tables);
+  // The summary of s' is the summary of the next step's s: computed once per state.
+  let summary = summariseState(tables, ctx, utility);
   const pending = sub.steps.filter((s) => s.tableId !== sub.seed);
   const actionOptions = ACTION_OPTIONS(ctx.budget, ctx.lookaheadHops);
   while (tables.length < ctx.budget) {
@@ -195,12 +204,14 @@ function replayEpisode(sub: SampledSubgraph, ctx: ValueContext, perturb: number,
       const i = pending.findIndex((s) => s.tableId === action!.tableId);
       if (i >= 0) pending.splice(i, 1);
     }
-    const features = stateActionFeatures(state, [action], ctx);
+    const features = stateActionFeatures(state, [action], ctx, summary);
     const next = [...tables, action.tableId];
     const nextUtility = model.utility(next);
-    list.push({ q: features, v: features.slice(0, STATE_DIM), vNext: stateFeatures(next, ctx, nextUtility) });
+    const nextSummary = summariseState(next, ctx, nextUtility);
+    list.push({ q: features, v: summary.features, vNext: nextSummary.features });
     tables = next;
     utility = nextUtility;
+    summary = nextSummary;
     if (pending.length === 0) break;
   }
   return { list, finalUtility: utility };

@@ -53,6 +53,7 @@ describe('graft value train / list, and ask with the learned model', () => {
     const t = await graft(home, 'value', 'train', '--trajectories', '20', '--steps', '30', '--hidden', '8,8', '--sampler', 'uniform', '--out', out);
     expect(t.code, t.stderr).toBe(0);
     expect(t.stdout).toMatch(/value model [0-9a-f-]{36}: \d+ trajectories, \d+ transitions, sampler uniform, gamma 0.8/);
+    expect(t.stdout).toMatch(/IQL \d+(\.\d)? ms\/step on tfjs (wasm|cpu)/);
     const bytes = await readFile(out);
     expect(bytes.length).toBeGreaterThan(100);
     const list = await graft(home, 'value', 'list');

@@ -94,7 +94,8 @@ export function registerValueCommands(program: Command): void {
         const r = result.record;
         process.stdout.write(
           `value model ${r.id}: ${r.trajectories} trajectories, ${r.transitions} transitions, sampler ${r.sampler}, gamma ${r.gamma}\n` +
-            `held-out value MAPE ${r.heldOutMape.toFixed(3)}, trained in ${(r.trainMs / 1000).toFixed(1)} s; lake ${r.lakeFingerprint.slice(0, 12)}, features v${r.featureVersion}\n` +
+            `held-out value MAPE ${r.heldOutMape.toFixed(3)}, trained in ${(r.trainMs / 1000).toFixed(1)} s ` +
+            `(IQL ${Number(r.metadata.iqlMsPerStep).toFixed(1)} ms/step on tfjs ${String(r.metadata.backend)}); lake ${r.lakeFingerprint.slice(0, 12)}, features v${r.featureVersion}\n` +
             (flags.out ? `ONNX model written to ${flags.out}\n` : ''),
         );
       });

@@ -10,9 +10,13 @@
  *      intent, so their rows would repeat the offline ones;
  *   5. the same protocol (offline) on the BIRD superhero lake, with its own value model;
  *   6. the error analysis of graft's 20 worst Sufficiency misses at L = 10 (bench/analyse-misses.ts);
+ *   7. the Spider train questions (../shared/data-raw/spider-syn: original wording and reworded with
+ *      synonyms; the tuning set) at L = 10 with bm25, jar, graft and graft-learned, all questions;
  * and write every table to docs/BENCHMARKS.md and the results to bench/out/.
  * Options: --limit N (smoke run on the first N questions; docs untouched), --skip-bird,
- * --skip-learned (no value model trained, no graft-learned rows).
+ * --skip-learned (no value model trained, no graft-learned rows), --only-train / --skip-train
+ * (just step 7 / everything but step 7), --train-sample N (step 7 on N questions per set, spread
+ * over the file).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,6 +39,11 @@ const limitArg = args.indexOf('--limit');
 const limit = limitArg >= 0 ? Number(args[limitArg + 1]) : undefined;
 const skipBird = args.includes('--skip-bird');
 const skipLearned = args.includes('--skip-learned');
+const onlyTrain = args.includes('--only-train');
+const skipTrain = args.includes('--skip-train');
+const trainSampleArg = args.indexOf('--train-sample');
+const trainSample = trainSampleArg >= 0 ? Number(args[trainSampleArg + 1]) : undefined;
+const TRAIN_SETS = ['train_original', 'train_reworded'];
 const BUDGETS = [5, 10, 15];
 const ENGINE_METHODS = ['graft', ...(skipLearned ? [] : ['graft-learned']), 'graft-exact'];
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));
@@ -66,10 +75,11 @@ async function ensureValueModel(db: CatalogDatabase): Promise<string> {
   return `Value model ${record.id} trained in this run in ${(record.trainMs / 1000).toFixed(0)} s (${record.trajectories} sampled table sets, ${record.transitions} transitions, held-out MAPE ${record.heldOutMape.toFixed(3)}).`;
 }
 
-async function run(db: CatalogDatabase, lakeDir: string, methods: string[], intent: string, budgets = BUDGETS): Promise<BenchResults> {
-  const command = `npm run bench${limit ? ` -- --limit ${limit}` : ''}  (graft bench run --lake ${path.relative('.', lakeDir)} --methods ${methods.join(',')} --budgets ${budgets.join(',')} --intent ${intent.replace(SHARED, '../shared/data-raw')})`;
+async function run(db: CatalogDatabase, lakeDir: string, methods: string[], intent: string, budgets = BUDGETS, questionsFile?: string, sample?: number): Promise<BenchResults> {
+  const questions = questionsFile ? ` --questions ${path.relative('.', questionsFile).replace(/^(\.\.\/)+shared/, '../shared')}` : '';
+  const command = `npm run bench${limit ? ` -- --limit ${limit}` : ''}  (graft bench run --lake ${path.relative('.', lakeDir)}${questions}${sample ? ` --sample ${sample}` : ''} --methods ${methods.join(',')} --budgets ${budgets.join(',')} --intent ${intent.replace(SHARED, '../shared/data-raw')})`;
   const results = await runBench({
-    lakeDir, db, embedder, budgets, methods, intent, limit, command, onProgress: log,
+    lakeDir, db, embedder, budgets, methods, intent, limit, command, onProgress: log, questionsFile, sample,
     afterIngest: skipLearned ? undefined : ensureValueModel,
   });
   if (!limit) {
@@ -85,17 +95,24 @@ const started = Date.now();
 const spider = await ensureLake('spider', path.join(SHARED, 'spider/database'), path.join(SHARED, 'jar/spider/dev.json'));
 const spiderDb = await openCatalog({ dataDir: path.join(spider, '.graft-db') });
 try {
-  const offline = await run(spiderDb, spider, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
-  if (!limit && offline.outFile) {
-    // The error analysis of the 20 worst Sufficiency misses (section bench:spider-misses).
-    execFileSync(process.execPath, ['--import', 'tsx', 'bench/analyse-misses.ts', offline.outFile, '--method', 'graft', '--budget', '10'], { stdio: ['ignore', 'ignore', 'inherit'] });
-    log('error analysis written (bench:spider-misses)');
+  if (!onlyTrain) {
+    const offline = await run(spiderDb, spider, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
+    if (!limit && offline.outFile) {
+      // The error analysis of the 20 worst Sufficiency misses (section bench:spider-misses).
+      execFileSync(process.execPath, ['--import', 'tsx', 'bench/analyse-misses.ts', offline.outFile, '--method', 'graft', '--budget', '10'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      log('error analysis written (bench:spider-misses)');
+    }
+    await run(spiderDb, spider, ENGINE_METHODS, `decomp:${path.join(SHARED, 'jar/spider/decomp.json')}`);
   }
-  await run(spiderDb, spider, ENGINE_METHODS, `decomp:${path.join(SHARED, 'jar/spider/decomp.json')}`);
+  if (!skipTrain) {
+    // The tuning questions: Spider train over the train databases, which are in the same lake.
+    const trainMethods = ['bm25', 'jar', 'graft', ...(skipLearned ? [] : ['graft-learned'])];
+    for (const set of TRAIN_SETS) await run(spiderDb, spider, trainMethods, 'offline', [10], path.join(SHARED, 'spider-syn', `${set}.json`), trainSample);
+  }
 } finally {
   await spiderDb.close();
 }
-if (!skipBird) {
+if (!skipBird && !onlyTrain) {
   const birdDbs = path.join(SHARED, 'bird/dev_databases');
   const bird = await ensureLake('bird', birdDbs, path.join(SHARED, 'jar/bird/dev.json'));
   const birdDb = await openCatalog({ dataDir: path.join(bird, '.graft-db') });

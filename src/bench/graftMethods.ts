@@ -10,7 +10,7 @@ import { createEngine, type EngineApi } from '../engine/index.js';
 import { intentFromDecomposition } from '../intent/index.js';
 import type { ValueFunction } from '../search/index.js';
 import { LearnedValueFunction } from '../value/learnedValueFunction.js';
-import { registerRetrievalMethod, type BenchContext, type BenchQuestion, type RetrievalMethod } from './methods.js';
+import { registerRetrievalMethod, type BenchContext, type BenchQuestion, type RetrievalMethod, type RetrievalTrace } from './methods.js';
 
 export class GraftMethod implements RetrievalMethod {
   private engine?: EngineApi;
@@ -18,6 +18,7 @@ export class GraftMethod implements RetrievalMethod {
   private fallbacks = 0;
   private model?: { id: string; heldOutMape: number; trajectories: number };
   private learned?: ValueFunction;
+  private last?: RetrievalTrace;
 
   constructor(
     readonly name: string,
@@ -58,7 +59,12 @@ export class GraftMethod implements RetrievalMethod {
       strategy: this.strategy,
       valueFunction: this.valueFunction,
     });
+    this.last = { core: r.tables.filter((t) => t.role !== 'alternate').length, region: r.search?.regionTableIds ?? [] };
     return r.tables.map((t) => t.id);
+  }
+
+  trace(): RetrievalTrace | undefined {
+    return this.last;
   }
 
   stats(): Record<string, number> {

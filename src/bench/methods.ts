@@ -54,7 +54,16 @@ export interface RetrievalMethod {
   retrieve(question: string, budget: number, q?: BenchQuestion): Promise<string[]>;
   /** Optional per-run counters the runner records (e.g. MIP fallbacks). */
   stats?(): Record<string, number>;
+  /** What the last `retrieve` did beyond its answer, for diagnostics (methods with a core and a search region). */
+  trace?(): RetrievalTrace | undefined;
   close?(): Promise<void>;
+}
+
+export interface RetrievalTrace {
+  /** How many of the returned tables (the first ones) form the core answer; the rest are alternates. */
+  core: number;
+  /** Catalog ids of every table the method could have returned (its search region). */
+  region: string[];
 }
 
 export type RetrievalMethodFactory = () => RetrievalMethod;

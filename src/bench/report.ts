@@ -60,6 +60,26 @@ function costTable(results: BenchResults): string {
   return markdownTable(header, rows);
 }
 
+/** Diagnostics of the >= 2-table questions: answers with no gold table, region recall, core size. */
+function diagnosticsTable(results: BenchResults): string {
+  const budgets = results.budgets;
+  const header = ['method', ...budgets.flatMap((L) => [`no gold @${L}`, `region recall @${L}`, `core / answer @${L}`])];
+  const rows = results.methods.map((m) => [
+    m,
+    ...budgets.flatMap((L) => {
+      const s = results.summary.find((x) => x.method === m && x.budget === L);
+      if (!s) return ['—', '—', '—'];
+      const d = s.diagnostics;
+      return [
+        `${(100 * d.zeroGoldShare).toFixed(1)}%`,
+        d.regionRecall === null ? '—' : f3(d.regionRecall),
+        `${d.meanCore === null ? '—' : d.meanCore.toFixed(2)} / ${s.multi.avgReturned.toFixed(2)}`,
+      ];
+    }),
+  ]);
+  return markdownTable(header, rows);
+}
+
 /** 'decomp:<absolute file>' shown relative to the working directory (docs must not carry machine paths). */
 function displayIntent(intent: string): string {
   const m = /^decomp:(.+)$/.exec(intent);
@@ -72,9 +92,10 @@ export function benchMarkdown(results: BenchResults): string {
   if (intents.size > 1) throw new Error(`results mix intents (${[...intents].join(', ')}); render them separately`);
   const m = results.machine;
   const idx = results.index;
-  const smoke = results.limit !== null ? ` — SMOKE RUN (first ${results.limit} questions)` : '';
+  const smoke = results.limit !== null ? ` — SMOKE RUN (first ${results.limit} questions)` : results.sample ? ` — SAMPLE (${results.sample} questions spread over the file)` : '';
+  const set = questionSetName(results);
   const lines = [
-    `## Retrieval: ${results.dataset} lake, intent \`${displayIntent(results.intent)}\`${smoke}`,
+    `## Retrieval: ${results.dataset} lake${set ? `, questions \`${set}\`` : ''}, intent \`${displayIntent(results.intent)}\`${smoke}`,
     '',
     `${results.questions} questions (${results.multiTableQuestions} with >= 2 gold base tables); ` +
       `metrics over lake tables (shards count separately), macro-averaged; Suf = every gold table returned.`,
@@ -90,6 +111,14 @@ export function benchMarkdown(results: BenchResults): string {
     '### Latency per question and answer size',
     '',
     costTable(results),
+    '',
+    `### Diagnostics (questions with >= 2 gold base tables)`,
+    '',
+    'no gold: share of answers holding no gold table; region recall: share of the gold tables inside the ' +
+      "search region (every table the method could have chosen) before any choice; core / answer: mean size of the core synthesis " +
+      '(alternates excluded) and of the whole answer.',
+    '',
+    diagnosticsTable(results),
     '',
     `Index: ${idx.catalogTables} of ${idx.lakeTables} lake tables in the catalog (${idx.catalog}), ${idx.columns} columns, ` +
       `${idx.joinEdges} join / ${idx.unionEdges} union edges; ` +
@@ -114,10 +143,22 @@ export function benchMarkdown(results: BenchResults): string {
   return lines.join('\n');
 }
 
-/** The markers a run's section lives between: `bench:<dataset>` (offline) or `bench:<dataset>-<intent>`. */
+/**
+ * The markers a run's section lives between: `bench:<dataset>` (offline) or `bench:<dataset>-<intent>`;
+ * a run over another questions file than the lake's own gold adds the file's stem
+ * (`bench:spider-train_original`).
+ */
 export function benchSectionName(results: BenchResults): string {
   const kind = results.intent.startsWith('decomp:') ? 'decomp' : results.intent;
-  return kind === 'offline' ? results.dataset : `${results.dataset}-${kind}`;
+  const set = questionSetName(results);
+  const base = set ? `${results.dataset}-${set}` : results.dataset;
+  return kind === 'offline' ? base : `${base}-${kind}`;
+}
+
+/** The questions file's stem when the run did not use the lake's own gold.json. */
+function questionSetName(results: BenchResults): string | null {
+  const stem = path.basename(results.goldSource).replace(/\.json$/i, '');
+  return stem === 'gold' ? null : stem.replace(/[^A-Za-z0-9_-]+/g, '_');
 }
 
 /** Updates (or appends) the run's section of a BENCHMARKS.md; everything else in the file is kept. */

@@ -33,6 +33,11 @@ export interface RunBenchOptions {
   intent?: string;
   /** Only the first N questions (smoke runs). */
   limit?: number;
+  /**
+   * N questions spread evenly over the file (every (len/N)-th), for iterating on large question
+   * sets whose order groups questions by database; applied before `limit`.
+   */
+  sample?: number;
   /** Open catalog to use; default a PGlite catalog at `catalogDir`. */
   db?: CatalogDatabase;
   /** PGlite data directory when `db` is not given (default `<lakeDir>/.graft-db`, hidden from the lake walker). */
@@ -67,6 +72,9 @@ export interface BenchRow {
   sufficiency: 0 | 1;
   returned: number;
   latencyMs: number;
+  /** Methods with a trace: size of the core answer, and the share of gold tables inside the search region. */
+  core?: number;
+  regionRecall?: number;
 }
 
 export interface BenchSummary {
@@ -77,6 +85,17 @@ export interface BenchSummary {
   /** Questions with >= 2 gold base tables (the headline subset). */
   multi: MacroMetrics;
   latencyMs: LatencySummary;
+  /** Diagnostics on the >= 2-table questions (region recall and core size only for methods with a trace). */
+  diagnostics: BenchDiagnostics;
+}
+
+export interface BenchDiagnostics {
+  /** Share of >= 2-table questions whose answer holds no gold table. */
+  zeroGoldShare: number;
+  /** Mean share of gold tables inside the search region, before any choice. */
+  regionRecall: number | null;
+  /** Mean size of the core answer (alternates excluded). */
+  meanCore: number | null;
 }
 
 export interface BenchIndexInfo {
@@ -108,6 +127,8 @@ export interface BenchResults {
   budgets: number[];
   methods: string[];
   limit: number | null;
+  /** `--sample N` (evenly spread questions), when given. */
+  sample?: number | null;
   questions: number;
   multiTableQuestions: number;
   embedder: string;
@@ -173,7 +194,8 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
   }
   const intentSpec = opts.intent ?? 'offline';
   const intent = await parseIntent(intentSpec);
-  const questions = opts.limit !== undefined ? gold.questions.slice(0, Math.max(0, opts.limit)) : gold.questions;
+  const sampled = opts.sample !== undefined ? evenSample(gold.questions, opts.sample) : gold.questions;
+  const questions = opts.limit !== undefined ? sampled.slice(0, Math.max(0, opts.limit)) : sampled;
 
   const methods: RetrievalMethod[] = (opts.methods ?? [...BASELINE_METHODS]).map((m) => {
     if (typeof m !== 'string') return m;
@@ -248,9 +270,15 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
           const latencyMs = performance.now() - t0;
           const retrieved = ids.map((id) => catalog.tableById.get(id)?.stem ?? `?${id}`);
           const m = questionMetrics(retrieved, q.goldLake);
+          const trace = method.trace?.();
+          let traced: Pick<BenchRow, 'core' | 'regionRecall'> = {};
+          if (trace) {
+            const region = new Set(trace.region.map((id) => catalog.tableById.get(id)?.stem));
+            traced = { core: trace.core, regionRecall: q.goldLake.length > 0 ? q.goldLake.filter((g) => region.has(g)).length / q.goldLake.length : 1 };
+          }
           rows.push({
             questionIndex: q.index, method: method.name, budget, intent: intentSpec, retrieved, gold: q.goldLake,
-            goldBaseCount: q.goldBase.length, ...m, latencyMs: Math.round(latencyMs * 1000) / 1000,
+            goldBaseCount: q.goldBase.length, ...m, latencyMs: Math.round(latencyMs * 1000) / 1000, ...traced,
           });
         }
         log(`${method.name} L=${budget}: ${questions.length} questions`);
@@ -268,6 +296,7 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
       budgets,
       methods: methods.map((m) => m.name),
       limit: opts.limit ?? null,
+      sample: opts.sample ?? null,
       questions: questions.length,
       multiTableQuestions: questions.filter((q) => q.goldBase.length >= 2).length,
       embedder: embedder.id,
@@ -302,6 +331,13 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
   }
 }
 
+/** `n` items spread evenly over `items` (all of them when n >= their count), in order. */
+export function evenSample<T>(items: readonly T[], n: number): T[] {
+  const k = Math.max(0, Math.floor(n));
+  if (k >= items.length) return [...items];
+  return Array.from({ length: k }, (_, i) => items[Math.floor((i * items.length) / k)]);
+}
+
 /** Macro summaries per (method, budget, intent) from per-question rows, in first-seen order. */
 export function summarise(rows: readonly BenchRow[]): BenchSummary[] {
   const groups = new Map<string, BenchRow[]>();
@@ -317,7 +353,18 @@ export function summarise(rows: readonly BenchRow[]): BenchSummary[] {
     all: macroAverage(g),
     multi: macroAverage(g.filter((r) => r.goldBaseCount >= 2)),
     latencyMs: latencySummary(g.map((r) => r.latencyMs)),
+    diagnostics: diagnose(g.filter((r) => r.goldBaseCount >= 2)),
   }));
+}
+
+function diagnose(rows: readonly BenchRow[]): BenchDiagnostics {
+  const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
+  const traced = rows.filter((r) => r.regionRecall !== undefined);
+  return {
+    zeroGoldShare: rows.length === 0 ? 0 : rows.filter((r) => r.recall === 0).length / rows.length,
+    regionRecall: mean(traced.map((r) => r.regionRecall!)),
+    meanCore: mean(traced.map((r) => r.core!)),
+  };
 }
 
 export { benchMarkdown, writeBenchmarksMarkdown } from './report.js';

@@ -239,11 +239,18 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
         ? { graph: v.extractor.ground(parseIntentGraph(opts.intent)), source: 'given', warnings: [], elapsedMs: 0 }
         : await extract(question, v, opts.extractor);
       const { model, atoms } = await modelFor(intent.graph, v.snapshot);
-      const outcome = await searchSynthesis(model, { budget, beamWidth, valueFunction, strategy: opts.strategy ?? 'beam', ...(opts.minGain !== undefined ? { minGain: opts.minGain } : {}) });
+      const outcome = await searchSynthesis(model, { budget, beamWidth, valueFunction, question, strategy: opts.strategy ?? 'beam', ...(opts.minGain !== undefined ? { minGain: opts.minGain } : {}) });
       const warnings = [...intent.warnings];
       if (v.snapshot.tables.length === 0) warnings.push('the catalog holds no tables you may read: ingest a lake first');
-      else if (outcome.tables.length === 0) warnings.push('no table in the catalog matches the question');
-      const chosenIds = outcome.tables.map((t) => t.id);
+      else if (outcome.tables.length === 0) {
+        warnings.push(
+          outcome.stoppedBy === 'no-match'
+            ? 'nothing in the catalog supports the question: no table matches any of its specific words'
+            : 'no table in the catalog matches the question',
+        );
+      }
+      // The fused plan and the unsupported atoms are about the core synthesis; alternates ride along.
+      const chosenIds = outcome.tables.filter((t) => t.role !== 'alternate').map((t) => t.id);
       const fusionInput = buildFusionInput(v.snapshot, chosenIds, atoms);
       const plan = planFusion(fusionInput);
       const result: SynthesisResult = {
@@ -259,6 +266,7 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
         valueFunction: opts.strategy === 'exact' ? 'none (exact)' : valueFunction.name,
         elapsedMs: 0,
         warnings: [...warnings, ...plan.warnings],
+        search: { regionTableIds: outcome.region, stoppedBy: outcome.stoppedBy },
       };
       if (opts.preview && opts.preview > 0 && plan.executable && plan.sql) {
         const p = await previewFusion(plan, opts.preview);

@@ -39,7 +39,8 @@ export interface AskOptions {
   signal?: AbortSignal;
 }
 
-export type TableRole = 'witness' | 'bridge' | 'shard';
+/** `alternate`: not part of the core synthesis (nor of its SQL); a ranked extra where the evidence is ambiguous. */
+export type TableRole = 'witness' | 'bridge' | 'shard' | 'alternate';
 
 export interface SynthesisTable {
   id: string;
@@ -67,6 +68,8 @@ export interface SynthesisResult {
   preview?: { columns: string[]; rows: Record<string, unknown>[] };
   elapsedMs: number;
   warnings: string[];
+  /** How the search got there (not part of the API): the tables it could have chosen. */
+  search?: { regionTableIds: string[]; stoppedBy: string };
 }
 
 export interface AtomSupport {

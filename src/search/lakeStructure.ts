@@ -96,6 +96,20 @@ export class LakeStructure {
     return shared / ca.totalMass;
   }
 
+  /**
+   * Share of the smaller table's rows that the other holds too, from the content overlap (a
+   * Jaccard estimate J over whole rows) and the row counts: |A n B| = J (|A| + |B|) / (1 + J).
+   * A small piece of a table's copy is contained in it (low Jaccard, containment 1): a copy, not a shard.
+   */
+  containment(a: string, b: string): number {
+    const j = this.redundancy(a, b);
+    if (j === 0) return 0;
+    const ra = this.table(a).rowCount;
+    const rb = this.table(b).rowCount;
+    const smaller = Math.min(ra, rb);
+    return smaller > 0 ? Math.min(1, (j * (ra + rb)) / ((1 + j) * smaller)) : 0;
+  }
+
   /** See SynthesisModel.isShardPair (memoised per ordered pair: it reads column sketches of the alignment). */
   isShardPair(a: string, b: string): boolean {
     const key = `${a}|${b}`;
@@ -106,7 +120,7 @@ export class LakeStructure {
 
   private computeShardPair(a: string, b: string): boolean {
     const u = this.snapshot.unionBetween(a, b);
-    if (!u || this.redundancy(a, b) >= 0.5) return false;
+    if (!u || this.redundancy(a, b) >= 0.5 || this.containment(a, b) >= 0.5) return false;
     const col = (id: string) => this.snapshot.columnById.get(id);
     let textAligned = 0;
     let textShared = 0;

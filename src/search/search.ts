@@ -1,4 +1,6 @@
 import { beamSearch } from './beamSearch.js';
+import { chooseSynthesis } from './candidates.js';
+import { LexicalIndex, QuestionRecall } from './recall.js';
 import { exactSearch } from './exact.js';
 import { anchorRegion } from './region.js';
 import { lazyRerank } from './rerank.js';
@@ -19,6 +21,8 @@ export interface SearchOptions {
   exactMaxTables: number;
   /** Starting tables tried by the greedy rerank. */
   rerankStarts: number;
+  /** The question's text: the recall stage reads it (empty: the intent's labels only). */
+  question: string;
 }
 
 export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
@@ -34,9 +38,11 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   maxActionsPerState: 24,
   exactMaxTables: 14,
   rerankStarts: 4,
+  question: '',
 };
 
-export type SearchedRole = 'witness' | 'bridge' | 'shard';
+/** `alternate`: outside the core synthesis, returned to spend the budget where the evidence is ambiguous. */
+export type SearchedRole = 'witness' | 'bridge' | 'shard' | 'alternate';
 
 export interface SearchedTable {
   id: string;
@@ -54,33 +60,50 @@ export interface SearchOutcome {
   seeds: string[];
   evaluations: number;
   stoppedBy: string;
+  /** How many of `tables` (the last ones) are alternates. */
+  alternates: number;
+  /** Every table the search could have chosen (anchor region and the recall stage's matches): what region recall is measured on. */
+  region: string[];
 }
 
-/** Algorithm 3: anchor region -> value-guided beam search -> exact IGMS rerank (or GRAFT-Exact). */
+/**
+ * Algorithm 3 (anchor region -> value-guided beam search -> exact IGMS rerank) gives the intent's
+ * answer; it competes with the candidates grown from the question's words (`candidates.ts`), and
+ * the winner is the core, followed by ranked alternates up to the budget. GRAFT-Exact answers
+ * with the exact search alone.
+ */
 export async function searchSynthesis(model: SynthesisModel, partial: Partial<SearchOptions> = {}): Promise<SearchOutcome> {
   const opts = { ...DEFAULT_SEARCH_OPTIONS, ...partial };
   const budget = Math.max(0, Math.floor(opts.budget));
-  const empty: SearchOutcome = { tables: [], utility: 0, realisations: [], regionSize: 0, seeds: [], evaluations: 0, stoppedBy: 'empty' };
+  const empty: SearchOutcome = { tables: [], utility: 0, realisations: [], regionSize: 0, seeds: [], evaluations: 0, stoppedBy: 'empty', alternates: 0, region: [] };
   if (budget === 0 || model.snapshot.tables.length === 0 || model.numAtoms === 0) return empty;
   const region = anchorRegion(model, {
     anchorsPerAtom: opts.anchorsPerAtom,
     hops: Math.min(Math.max(budget - 1, 0), opts.lookaheadHops),
     maxTables: opts.maxRegionTables,
   });
-  if (region.seeds.length === 0) return { ...empty, stoppedBy: 'no-anchors' };
-
-  let chosen: string[];
-  let gains: Map<string, number>;
-  let evaluations = 0;
-  let stoppedBy: string;
   if (opts.strategy === 'exact') {
+    if (region.seeds.length === 0) return { ...empty, stoppedBy: 'no-anchors' };
     const ranked = [...region.tables].sort((a, b) => (region.relevance.get(b) ?? 0) - (region.relevance.get(a) ?? 0) || model.snapshot.compare(a, b));
     const r = exactSearch(model, ranked, { budget, minGain: opts.minGain, maxTables: opts.exactMaxTables });
-    chosen = r.tables;
-    evaluations = r.evaluated;
-    stoppedBy = 'exact';
-    gains = greedyOrderGains(model, chosen);
-  } else {
+    const realisations = model.realisations(r.tables);
+    return {
+      tables: describeRoles(model, r.tables, realisations, greedyOrderGains(model, r.tables), opts.shardThreshold),
+      utility: model.utility(r.tables),
+      realisations,
+      regionSize: region.tables.size,
+      seeds: region.seeds,
+      evaluations: r.evaluated,
+      stoppedBy: 'exact',
+      alternates: 0,
+      region: [...region.tables],
+    };
+  }
+
+  // The intent's own answer: value-guided beam search over the anchor region, exact IGMS rerank.
+  let igmsAnswer: string[] = [];
+  let evaluations = 0;
+  if (region.seeds.length > 0) {
     const beam = await beamSearch(model, region, opts.valueFunction, {
       budget,
       beamWidth: Math.max(1, opts.beamWidth),
@@ -103,21 +126,36 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
       if (alt.utility - opts.minGain * alt.tables.length > r.utility - opts.minGain * r.tables.length + 1e-12) r = alt;
     }
     evaluations = beam.evaluations + r.evaluations;
-    chosen = r.tables;
-    stoppedBy = r.stoppedBy;
-    gains = new Map();
-    for (const p of r.picks) for (const t of p.tables) gains.set(t, p.gain / p.tables.length);
+    igmsAnswer = r.tables;
   }
-  const realisations = model.realisations(chosen);
+
+  // The question's own words: candidates grown from the recall stage compete with the intent's
+  // answer as whole syntheses; the core is the one that accounts for most of the question.
+  const labels = model.atoms.filter((a) => a.kind !== 'relation').map((a) => a.label).join(' ');
+  const recall = new QuestionRecall(LexicalIndex.of(model.snapshot), opts.question.trim() !== '' ? opts.question : labels);
+  const choice = chooseSynthesis(model, recall, { budget, shardThreshold: opts.shardThreshold, extra: igmsAnswer.length > 0 ? [igmsAnswer] : [] });
+  const searched = [...new Set([...region.tables, ...recall.ranked()])];
+  if (choice.core.length === 0) return { ...empty, regionSize: searched.length, seeds: region.seeds, evaluations, stoppedBy: choice.stoppedBy, region: searched };
+  const realisations = model.realisations(choice.core);
+  const gains = greedyOrderGains(model, choice.core);
+  const core = describeRoles(model, choice.core, realisations, gains, opts.shardThreshold);
+  const alternates: SearchedTable[] = choice.alternates.map((id) => ({ id, role: 'alternate', atoms: supportedAtoms(model, id), gain: 0 }));
   return {
-    tables: describeRoles(model, chosen, realisations, gains, opts.shardThreshold),
-    utility: model.utility(chosen),
+    tables: [...core, ...alternates],
+    utility: model.utility(choice.core),
     realisations,
-    regionSize: region.tables.size,
-    seeds: region.seeds,
-    evaluations,
-    stoppedBy,
+    regionSize: searched.length,
+    seeds: choice.seeds,
+    evaluations: evaluations + choice.candidates,
+    stoppedBy: choice.stoppedBy,
+    alternates: alternates.length,
+    region: searched,
   };
+}
+
+function supportedAtoms(model: SynthesisModel, id: string): number[] {
+  const row = model.row(id);
+  return model.nodeAtoms.filter((j) => row[j] >= model.options.witnessThreshold);
 }
 
 function greedyOrderGains(model: SynthesisModel, tables: string[]): Map<string, number> {
@@ -167,3 +205,4 @@ function describeRoles(
     return { id, role, atoms: role === 'bridge' ? bridged : [...supported, ...bridged], gain: gains.get(id) ?? 0 };
   });
 }
+

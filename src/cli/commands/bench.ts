@@ -85,6 +85,7 @@ export function registerBenchCommands(program: Command): void {
     .option('--methods <list>', `methods (known: ${BASELINE_METHODS.join(', ')} + registered ones)`, (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean), [...BASELINE_METHODS])
     .option('--intent <spec>', 'offline | decomp:<file> | llm (passed to methods, recorded with each row)', 'offline')
     .option('--limit <n>', 'only the first N questions (smoke run)', positiveInt('--limit'))
+    .option('--sample <n>', 'N questions spread evenly over the file (tuning runs)', positiveInt('--sample'))
     .option('--out <file>', 'results JSON (default bench/out/<lake>-<intent>-<time>.json)')
     .option('--catalog <dir>', "catalog (PGlite dir or 'memory://'; default <lake>/.graft-db; 'env' = DATABASE_URL / GRAFT_HOME)")
     .option('--reingest', 'ingest the lake even when the catalog already holds it')
@@ -93,7 +94,7 @@ export function registerBenchCommands(program: Command): void {
     .action(
       async (opts: {
         lake: string; questions?: string; gold?: string; budgets: number[]; methods: string[]; intent: string; limit?: number;
-        out?: string; catalog?: string; reingest?: boolean; markdown?: string | boolean;
+        sample?: number; out?: string; catalog?: string; reingest?: boolean; markdown?: string | boolean;
       }) => {
         if (opts.questions && opts.gold) throw new BadInputError('give --questions or --gold, not both', { field: '--gold' });
         const known = new Set(retrievalMethodNames());
@@ -113,6 +114,7 @@ export function registerBenchCommands(program: Command): void {
             methods: opts.methods,
             intent: opts.intent,
             limit: opts.limit,
+            sample: opts.sample,
             outFile: opts.out,
             db,
             catalogDir: opts.catalog && opts.catalog !== 'env' ? opts.catalog : undefined,
@@ -122,7 +124,7 @@ export function registerBenchCommands(program: Command): void {
           });
           printBenchSummary(results);
           // Smoke runs never overwrite the published figures unless a file is named explicitly.
-          const md = typeof opts.markdown === 'string' ? opts.markdown : opts.markdown !== false && opts.limit === undefined ? 'docs/BENCHMARKS.md' : null;
+          const md = typeof opts.markdown === 'string' ? opts.markdown : opts.markdown !== false && opts.limit === undefined && opts.sample === undefined ? 'docs/BENCHMARKS.md' : null;
           if (md) {
             const section = writeBenchmarksMarkdown(results, path.resolve(md));
             process.stdout.write(`updated ${md} (section bench:${section})\n`);

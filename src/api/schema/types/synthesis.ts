@@ -7,10 +7,11 @@ export enum TableRole {
   WITNESS = 'witness',
   BRIDGE = 'bridge',
   SHARD = 'shard',
+  ALTERNATE = 'alternate',
 }
 registerEnumType(TableRole, {
   name: 'TableRole',
-  description: 'WITNESS supports atoms of the question; BRIDGE only connects others; SHARD is a row shard unioned with a witness.',
+  description: 'WITNESS supports atoms of the question; BRIDGE only connects others; SHARD is a row shard unioned with a witness; ALTERNATE is outside the core synthesis and its SQL: a ranked extra returned where the evidence is ambiguous, up to the budget.',
 });
 
 @ObjectType()

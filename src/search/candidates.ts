@@ -1,0 +1,220 @@
+import { isGenericToken } from '../graph/index.js';
+import type { QuestionRecall } from './recall.js';
+import type { SynthesisModel } from './synthesisModel.js';
+
+/**
+ * Candidate syntheses grown from the recall stage: from each seed, connected growth over the lake
+ * graph towards what the question still leaves uncovered, a table always together with its row
+ * shards (one logical table), bridges taken when they lead to a table that covers more. Growth
+ * stops when no reachable table adds enough of the question. The candidates are whole answers;
+ * which one wins is decided by `chooseSynthesis` on the set-level reward.
+ */
+export interface CandidateOptions {
+  /** Seeds tried: the most relevant tables of the recall stage. */
+  seeds: number;
+  /** A step (table or bridge + table) must add at least this share of the question's weight per logical table. */
+  minGainShare: number;
+  /** Union-edge score from which a union neighbour may be a row shard. */
+  shardThreshold: number;
+  /** Cost of each logical table beyond the first, in shares of the question's weight. */
+  sizePenalty: number;
+  /** Alternates: relevance of at least this share of the core's most relevant table ... */
+  alternateShare: number;
+  /** ... where a table with no edge to the core counts at this factor of its relevance. */
+  unlinkedFactor: number;
+}
+
+export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
+  seeds: 10,
+  minGainShare: 0.08,
+  shardThreshold: 0.7,
+  sizePenalty: 0.02,
+  alternateShare: 0.1,
+  unlinkedFactor: 0.5,
+};
+
+export interface CandidateSynthesis {
+  /** Lake tables, shards included, in the order they were added. */
+  tables: string[];
+  /** Logical tables (a table and its shards count once). */
+  logical: number;
+  /** Share of the question's term weight covered, in [0,1]. */
+  coverage: number;
+  /** Per question term: best match in the set. */
+  covered: Float64Array;
+  seed: string;
+}
+
+export interface SynthesisChoice {
+  /** The winning candidate's tables. */
+  core: string[];
+  /** Ranked alternates after the core, shards kept together, |core| + |alternates| <= budget. */
+  alternates: string[];
+  seeds: string[];
+  candidates: number;
+  /** Tables the recall stage found relevant at all (the region the candidates come from). */
+  regionSize: number;
+  stoppedBy: 'candidates' | 'no-match';
+}
+
+/**
+ * Grows the candidates, adds the given extra syntheses (the intent's IGMS answer), and keeps the
+ * one that covers most of the question at the least size (`sizePenalty` per logical table beyond
+ * the first; ties go to the earlier, i.e. more relevant, seed). Then alternates: tables the
+ * question matches, linked to the core (others at `unlinkedFactor`), best first, while their
+ * relevance is at least `alternateShare` of the core's best and the budget lasts.
+ * A question of which no candidate covers a specific (non-generic) word gets no answer.
+ */
+export function chooseSynthesis(
+  model: SynthesisModel,
+  recall: QuestionRecall,
+  args: { budget: number; shardThreshold?: number; extra?: string[][] },
+  partial: Partial<CandidateOptions> = {},
+): SynthesisChoice {
+  const opts = { ...DEFAULT_CANDIDATE_OPTIONS, ...(args.shardThreshold !== undefined ? { shardThreshold: args.shardThreshold } : {}), ...partial };
+  const ranked = recall.ranked();
+  const seeds = ranked.slice(0, opts.seeds);
+  const cands = growCandidates(model, recall, seeds, args.budget, opts);
+  for (const tables of args.extra ?? []) if (tables.length > 0 && tables.length <= args.budget) cands.push(describeCandidate(model, recall, tables, opts.shardThreshold));
+  const score = (c: CandidateSynthesis) => c.coverage - opts.sizePenalty * (c.logical - 1);
+  let best: CandidateSynthesis | undefined;
+  for (const c of cands) if (!best || score(c) > score(best) + 1e-12) best = c;
+  const base = { seeds, candidates: cands.length, regionSize: ranked.length };
+  if (!best || !coversSpecificWord(recall, best)) return { ...base, core: [], alternates: [], stoppedBy: 'no-match' };
+
+  const core = [...best.tables];
+  const taken = new Set(core);
+  const linked = new Set<string>();
+  for (const t of core) for (const n of model.snapshot.neighbours(t)) linked.add(n.tableId);
+  const relevance = (t: string) => recall.relevance.get(t) ?? 0;
+  const floor = opts.alternateShare * Math.max(...core.map(relevance));
+  const ranking = ranked
+    .filter((t) => !taken.has(t))
+    .map((t) => ({ t, s: relevance(t) * (linked.has(t) ? 1 : opts.unlinkedFactor) }))
+    .filter((x) => x.s > 0 && x.s >= floor)
+    .sort((a, b) => b.s - a.s || model.snapshot.compare(a.t, b.t));
+  const alternates: string[] = [];
+  for (const { t } of ranking) {
+    if (core.length + alternates.length >= args.budget) break;
+    if (taken.has(t)) continue;
+    const group = model.shardClosure(t, opts.shardThreshold).filter((x) => !taken.has(x));
+    if (core.length + alternates.length + group.length > args.budget) continue;
+    for (const g of group) {
+      taken.add(g);
+      alternates.push(g);
+    }
+  }
+  return { ...base, core, alternates, stoppedBy: 'candidates' };
+}
+
+/** Whether the candidate matches some question word that is not a generic one (id, name, type ...). */
+function coversSpecificWord(recall: QuestionRecall, c: CandidateSynthesis): boolean {
+  return recall.terms.some((t, i) => c.covered[i] > 0 && !isGenericToken(t.token));
+}
+
+/** A candidate for a given table set (e.g. the intent's IGMS answer), measured like grown ones. */
+function describeCandidate(model: SynthesisModel, recall: QuestionRecall, tables: string[], shardThreshold: number): CandidateSynthesis {
+  const covered = new Float64Array(recall.terms.length);
+  for (const t of tables) {
+    const m = recall.match(t);
+    if (m) for (let i = 0; i < covered.length; i++) if (m[i] > covered[i]) covered[i] = m[i];
+  }
+  let coverage = 0;
+  recall.terms.forEach((term, i) => (coverage += covered[i] * term.weight));
+  // Logical tables: a table and its row shards count once.
+  const groups = new Set(tables.map((t) => model.shardClosure(t, shardThreshold).sort()[0]));
+  return { tables, logical: groups.size, coverage: recall.totalWeight > 0 ? coverage / recall.totalWeight : 0, covered, seed: tables[0] };
+}
+
+/** Grows one candidate per seed (duplicates removed), in seed order. */
+export function growCandidates(
+  model: SynthesisModel,
+  recall: QuestionRecall,
+  seeds: readonly string[],
+  budget: number,
+  opts: CandidateOptions = DEFAULT_CANDIDATE_OPTIONS,
+): CandidateSynthesis[] {
+  const out: CandidateSynthesis[] = [];
+  const seen = new Set<string>();
+  for (const seed of seeds) {
+    const c = growFrom(model, recall, seed, budget, opts);
+    const key = [...c.tables].sort().join(',');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(c);
+  }
+  return out;
+}
+
+function growFrom(model: SynthesisModel, recall: QuestionRecall, seed: string, budget: number, opts: CandidateOptions): CandidateSynthesis {
+  const snap = model.snapshot;
+  const k = recall.terms.length;
+  const covered = new Float64Array(k);
+  const tables: string[] = [];
+  const inSet = new Set<string>();
+  let logical = 0;
+  const add = (id: string): void => {
+    const group = model.shardClosure(id, opts.shardThreshold).filter((t) => !inSet.has(t));
+    for (const t of group) {
+      inSet.add(t);
+      tables.push(t);
+      const m = recall.match(t);
+      if (m) for (let i = 0; i < k; i++) if (m[i] > covered[i]) covered[i] = m[i];
+    }
+    logical++;
+  };
+  const gainOf = (id: string, base: Float64Array = covered): number => {
+    const m = recall.match(id);
+    if (!m) return 0;
+    let g = 0;
+    for (let i = 0; i < k; i++) if (m[i] > base[i]) g += (m[i] - base[i]) * recall.terms[i].weight;
+    return g;
+  };
+  add(seed);
+  const threshold = opts.minGainShare * recall.totalWeight;
+  while (tables.length < budget) {
+    let best: { path: string[]; score: number; gain: number } | null = null;
+    const consider = (path: string[], gain: number): void => {
+      const score = gain / path.length;
+      if (score < threshold) return;
+      if (!best || score > best.score + 1e-12 || (Math.abs(score - best.score) <= 1e-12 && snap.compare(path[path.length - 1], best.path[best.path.length - 1]) < 0)) {
+        best = { path, score, gain };
+      }
+    };
+    for (const t of tables) {
+      for (const n of snap.neighbours(t)) {
+        if (inSet.has(n.tableId)) continue;
+        const g1 = gainOf(n.tableId);
+        consider([n.tableId], g1);
+        // A bridge: a neighbour that covers little itself but leads to a table that covers more.
+        for (const n2 of snap.neighbours(n.tableId)) {
+          if (inSet.has(n2.tableId) || n2.tableId === n.tableId) continue;
+          const g2 = gainOf(n2.tableId);
+          if (g2 > g1) consider([n.tableId, n2.tableId], g1 + gainOfAfter(recall, covered, n.tableId, n2.tableId));
+        }
+      }
+    }
+    if (!best) break;
+    const chosen: { path: string[] } = best;
+    if (tables.length + chosen.path.length > budget) break;
+    for (const id of chosen.path) add(id);
+  }
+  let coverage = 0;
+  for (let i = 0; i < k; i++) coverage += covered[i] * recall.terms[i].weight;
+  return { tables, logical, coverage: recall.totalWeight > 0 ? coverage / recall.totalWeight : 0, covered, seed };
+}
+
+/** Gain of adding `a` then `b` together over `covered`. */
+function gainOfAfter(recall: QuestionRecall, covered: Float64Array, a: string, b: string): number {
+  const ma = recall.match(a);
+  const mb = recall.match(b);
+  let g = 0;
+  for (let i = 0; i < covered.length; i++) {
+    const best = Math.max(ma?.[i] ?? 0, mb?.[i] ?? 0);
+    if (best > covered[i]) g += (best - covered[i]) * recall.terms[i].weight;
+  }
+  // The bridge's own gain is counted by the caller; return only what b adds beyond a.
+  let ga = 0;
+  if (ma) for (let i = 0; i < covered.length; i++) if (ma[i] > covered[i]) ga += (ma[i] - covered[i]) * recall.terms[i].weight;
+  return g - ga;
+}

@@ -1,0 +1,261 @@
+import { isGenericToken, tokeniseIdentifier } from '../graph/index.js';
+import { defaultSynonyms, isNoiseToken, normaliseValue, STOP_WORDS, tokeniseQuestion, type SynonymSource } from '../intent/index.js';
+import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
+
+/**
+ * The recall-oriented first stage: the question's own words against every table's name, column
+ * names and text values, independent of what the intent extractor made of them. It answers two
+ * things the search needs before any intent atom is trusted:
+ *  - which tables could be part of the answer at all (the seeds and the region), and
+ *  - how much of the question a set of tables accounts for (`QuestionCoverage`), the measure
+ *    that candidate syntheses are grown and compared on.
+ *
+ * A question term is a content word (stop words dropped), normalised the way identifiers are
+ * (`tokeniseIdentifier`: lower case, singular), so "singers" meets `singer_id`. Its weight is its
+ * inverse document frequency over the lake's tables: `name` or `id`, found everywhere, say little.
+ */
+export interface RecallOptions {
+  /** Match strength of a term found in a table's name. */
+  nameMatch: number;
+  /** ... in one of its column names. */
+  columnMatch: number;
+  /** ... among the text values of one of its columns (a question n-gram equal to a cell). */
+  valueMatch: number;
+  /** Weight factor of generic identifier words (id, name, code, type, ...). */
+  genericWeight: number;
+  /** Value hits of an n-gram found in more tables than this are not evidence. */
+  maxValueTables: number;
+  /** Factor for a lake word sharing a long prefix with the question word (registered ~ registration, prereq ~ prerequisite). */
+  prefixFactor: number;
+  /** Shortest shared prefix that counts, and its least share of the shorter word. */
+  prefixMin: number;
+  prefixShare: number;
+  /** Factor for a WordNet synonym of the question word (pupil ~ student). */
+  synonymFactor: number;
+  /** Synonym source (default WordNet nouns); `false`: none. */
+  synonyms?: SynonymSource | false;
+}
+
+export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
+  nameMatch: 1,
+  columnMatch: 0.6,
+  valueMatch: 0.6,
+  genericWeight: 0.3,
+  maxValueTables: 12,
+  prefixFactor: 0.7,
+  prefixMin: 5,
+  prefixShare: 0.6,
+  synonymFactor: 0.6,
+};
+
+/** Name-side tokens of an identifier: hash-like parts (`singer_48d1c03c`) dropped before splitting. */
+export function identifierTerms(name: string): string[] {
+  const out: string[] = [];
+  for (const part of name.split(/[^\p{L}\p{N}]+/u)) {
+    if (part === '' || isNoiseToken(part.toLowerCase())) continue;
+    for (const t of tokeniseIdentifier(part)) if (t.length > 1 || /\d/.test(t)) out.push(t);
+  }
+  return out;
+}
+
+interface TableTerms {
+  name: Set<string>;
+  columns: Set<string>;
+}
+
+/** Question-independent token index of a snapshot: one per snapshot (restricted views get their own). */
+export class LexicalIndex {
+  private static readonly bySnapshot = new WeakMap<LakeSnapshot, LexicalIndex>();
+
+  static of(snapshot: LakeSnapshot): LexicalIndex {
+    let index = LexicalIndex.bySnapshot.get(snapshot);
+    if (!index) LexicalIndex.bySnapshot.set(snapshot, (index = new LexicalIndex(snapshot)));
+    return index;
+  }
+
+  readonly terms = new Map<string, TableTerms>();
+  /** Tables whose name or columns hold the token. */
+  private readonly postings = new Map<string, string[]>();
+
+  private constructor(readonly snapshot: LakeSnapshot) {
+    for (const t of snapshot.tables) {
+      const terms = termsOf(t);
+      this.terms.set(t.id, terms);
+      for (const tok of new Set([...terms.name, ...terms.columns])) {
+        let list = this.postings.get(tok);
+        if (!list) this.postings.set(tok, (list = []));
+        list.push(t.id);
+      }
+    }
+  }
+
+  tablesWith(token: string): readonly string[] {
+    return this.postings.get(token) ?? [];
+  }
+
+  has(token: string): boolean {
+    return this.postings.has(token);
+  }
+
+  /** Lake words sharing a long prefix with `token` (itself excluded), with the shared length. */
+  prefixRelatives(token: string, minLength: number, share: number): string[] {
+    if (token.length < minLength) return [];
+    const key = token.slice(0, minLength);
+    const out: string[] = [];
+    for (const w of this.byPrefix().get(key) ?? []) {
+      if (w === token) continue;
+      let n = 0;
+      while (n < w.length && n < token.length && w[n] === token[n]) n++;
+      if (n >= share * Math.min(w.length, token.length)) out.push(w);
+    }
+    return out;
+  }
+
+  private prefixIndex?: Map<string, string[]>;
+  private prefixLength = 0;
+  private byPrefix(): Map<string, string[]> {
+    if (!this.prefixIndex) {
+      this.prefixIndex = new Map();
+      this.prefixLength = 5;
+      for (const w of this.postings.keys()) {
+        if (w.length < this.prefixLength || /\d/.test(w)) continue;
+        const k = w.slice(0, this.prefixLength);
+        let list = this.prefixIndex.get(k);
+        if (!list) this.prefixIndex.set(k, (list = []));
+        list.push(w);
+      }
+    }
+    return this.prefixIndex;
+  }
+
+  /** Inverse document frequency over the snapshot's tables of a word found in `df` of them (BM25's form, >= 0). */
+  idf(df: number): number {
+    const n = this.snapshot.tables.length;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+}
+
+function termsOf(t: SnapshotTable): TableTerms {
+  return { name: new Set(identifierTerms(t.name)), columns: new Set(t.columns.flatMap((c) => identifierTerms(c.name))) };
+}
+
+export interface QuestionTerm {
+  token: string;
+  weight: number;
+}
+
+/** Content words of a question, normalised like identifier words, each once, in question order. */
+export function questionWords(text: string): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const tok of tokeniseQuestion(text)) {
+    if (tok.kind !== 'word' && tok.kind !== 'quoted') continue;
+    if (tok.kind === 'word' && STOP_WORDS.has(tok.lower)) continue;
+    for (const t of identifierTerms(tok.lower)) {
+      if (seen.has(t) || STOP_WORDS.has(t) || /^\d+$/.test(t)) continue;
+      seen.add(t);
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+let sharedSynonyms: SynonymSource | undefined;
+
+/**
+ * How strongly each table matches each question term, best evidence per (table, term); tables
+ * matching no term are absent. Values: question n-grams (1-3 words) looked up in the value index.
+ */
+export class QuestionRecall {
+  readonly terms: QuestionTerm[];
+  /** Summed weight of the terms some table matches. */
+  readonly totalWeight: number;
+  /** Per table: match strength per term (index aligned with `terms`). */
+  readonly matches = new Map<string, Float64Array>();
+  /** Per table: the weighted sum of its matches. */
+  readonly relevance = new Map<string, number>();
+
+  constructor(
+    readonly index: LexicalIndex,
+    question: string,
+    readonly opts: RecallOptions = DEFAULT_RECALL_OPTIONS,
+  ) {
+    const synonyms = opts.synonyms === false ? undefined : (opts.synonyms ?? (sharedSynonyms ??= defaultSynonyms()));
+    // Per word: the lake words that stand for it (itself, prefix relatives, synonyms) and their factor.
+    const perWord = new Map<string, Map<string, number>>();
+    for (const word of questionWords(question)) {
+      const forms = new Map<string, number>();
+      if (index.has(word)) forms.set(word, 1);
+      for (const w of index.prefixRelatives(word, opts.prefixMin, opts.prefixShare)) if (!forms.has(w)) forms.set(w, opts.prefixFactor);
+      if (synonyms && !isGenericToken(word)) {
+        for (const syn of synonyms.synonyms(word)) {
+          const parts = identifierTerms(syn);
+          // One-word synonyms only: "student" for "pupil", not "educational institution".
+          if (parts.length === 1 && index.has(parts[0]) && !forms.has(parts[0])) forms.set(parts[0], opts.synonymFactor);
+        }
+      }
+      perWord.set(word, forms);
+    }
+    const words = [...perWord.keys()];
+    const byTable = new Map<string, Float64Array>();
+    const row = (id: string) => {
+      let r = byTable.get(id);
+      if (!r) byTable.set(id, (r = new Float64Array(words.length)));
+      return r;
+    };
+    words.forEach((word, k) => {
+      for (const [form, factor] of perWord.get(word)!) {
+        for (const id of index.tablesWith(form)) {
+          const tt = index.terms.get(id)!;
+          const m = factor * (tt.name.has(form) ? opts.nameMatch : opts.columnMatch);
+          const r = row(id);
+          if (m > r[k]) r[k] = m;
+        }
+      }
+    });
+    this.addValueHits(question, words, row);
+    // A word's weight is its rarity among the tables that match it at all; unmatched words drop out.
+    const df = new Int32Array(words.length);
+    for (const r of byTable.values()) r.forEach((m, k) => (m > 0 ? df[k]++ : 0));
+    const keep = words.map((_, k) => k).filter((k) => df[k] > 0);
+    this.terms = keep.map((k) => ({ token: words[k], weight: index.idf(df[k]) * (isGenericToken(words[k]) ? opts.genericWeight : 1) }));
+    this.totalWeight = this.terms.reduce((s, t) => s + t.weight, 0);
+    for (const [id, r] of byTable) this.matches.set(id, Float64Array.from(keep, (k) => r[k]));
+    for (const [id, r] of this.matches) {
+      let s = 0;
+      r.forEach((m, k) => (s += m * this.terms[k].weight));
+      this.relevance.set(id, s);
+    }
+  }
+
+  /** A question n-gram equal to a cell value supports the terms it is made of in that table. */
+  private addValueHits(question: string, terms: string[], row: (id: string) => Float64Array): void {
+    const vocab = this.index.snapshot.vocabulary();
+    const termIndex = new Map(terms.map((t, k) => [t, k]));
+    const words = tokeniseQuestion(question).filter((t) => t.kind === 'word' || t.kind === 'quoted' || t.kind === 'number');
+    for (let n = 3; n >= 1; n--) {
+      for (let i = 0; i + n <= words.length; i++) {
+        const span = words.slice(i, i + n);
+        if (n === 1 && span[0].kind === 'word' && STOP_WORDS.has(span[0].lower)) continue;
+        const hits = vocab.lookupValue(normaliseValue(span.map((w) => w.text).join(' ')));
+        const tables = new Set(hits.map((h) => h.tableId));
+        if (tables.size === 0 || tables.size > this.opts.maxValueTables) continue;
+        const ks = [...new Set(span.flatMap((w) => identifierTerms(w.lower)))].map((t) => termIndex.get(t)).filter((k): k is number => k !== undefined);
+        for (const id of tables) {
+          const r = row(id);
+          for (const k of ks) if (this.opts.valueMatch > r[k]) r[k] = this.opts.valueMatch;
+        }
+      }
+    }
+  }
+
+  /** Tables by relevance, best first (ties by uri). */
+  ranked(): string[] {
+    const snap = this.index.snapshot;
+    return [...this.relevance.keys()].sort((a, b) => this.relevance.get(b)! - this.relevance.get(a)! || snap.compare(a, b));
+  }
+
+  match(tableId: string): Float64Array | undefined {
+    return this.matches.get(tableId);
+  }
+}

@@ -22,6 +22,9 @@ interface TableContent {
  * on the snapshot (immutable for a catalog version), so one instance per snapshot is shared by
  * every question's SynthesisModel instead of being rebuilt per question.
  */
+/** A column this unique is a key of its table (for telling row shards from pieces of copies). */
+const KEY_UNIQUENESS = 0.95;
+
 export class LakeStructure {
   private static readonly bySnapshot = new WeakMap<LakeSnapshot, LakeStructure>();
 
@@ -97,17 +100,25 @@ export class LakeStructure {
   }
 
   /**
-   * Share of the smaller table's rows that the other holds too, from the content overlap (a
-   * Jaccard estimate J over whole rows) and the row counts: |A n B| = J (|A| + |B|) / (1 + J).
-   * A small piece of a table's copy is contained in it (low Jaccard, containment 1): a copy, not a shard.
+   * How far the smaller table's rows are held by the other, read off their key-like columns
+   * (aligned by the union edge, nearly all values distinct): the largest containment of one key
+   * column's values in the other's, from the MinHash Jaccard J and the distinct counts,
+   * |A n B| = J (|A| + |B|) / (1 + J). A piece of another copy of the same table shares its keys
+   * (containment near 1); a true row shard holds other keys (near 0). 0 without a union edge.
    */
   containment(a: string, b: string): number {
-    const j = this.redundancy(a, b);
-    if (j === 0) return 0;
-    const ra = this.table(a).rowCount;
-    const rb = this.table(b).rowCount;
-    const smaller = Math.min(ra, rb);
-    return smaller > 0 ? Math.min(1, (j * (ra + rb)) / ((1 + j) * smaller)) : 0;
+    const u = this.snapshot.unionBetween(a, b);
+    if (!u) return 0;
+    let best = 0;
+    for (const al of u.alignment) {
+      const ca = this.snapshot.columnById.get(al.columnAId);
+      const cb = this.snapshot.columnById.get(al.columnBId);
+      if (!ca || !cb || ca.uniqueness < KEY_UNIQUENESS || cb.uniqueness < KEY_UNIQUENESS) continue;
+      const j = jaccard(ca.minhash, cb.minhash);
+      const smaller = Math.min(ca.distinctEstimate, cb.distinctEstimate);
+      if (j > 0 && smaller > 0) best = Math.max(best, Math.min(1, (j * (ca.distinctEstimate + cb.distinctEstimate)) / ((1 + j) * smaller)));
+    }
+    return best;
   }
 
   /** See SynthesisModel.isShardPair (memoised per ordered pair: it reads column sketches of the alignment). */

@@ -79,6 +79,7 @@ export function chooseSynthesis(
   const score = (c: CandidateSynthesis) => c.coverage - opts.sizePenalty * (c.logical - 1);
   let best: CandidateSynthesis | undefined;
   for (const c of cands) if (!best || score(c) > score(best) + 1e-12) best = c;
+  if (debugCandidates) debugCandidates(cands.map((c) => ({ tables: c.tables, score: score(c), coverage: c.coverage, logical: c.logical })));
   const base = { seeds, candidates: cands.length, regionSize: ranked.length };
   if (!best || !coversSpecificWord(recall, best)) return { ...base, core: [], alternates: [], stoppedBy: 'no-match' };
 
@@ -126,6 +127,12 @@ function describeCandidate(model: SynthesisModel, recall: QuestionRecall, tables
   return { tables, logical: groups.size, coverage: recall.totalWeight > 0 ? coverage / recall.totalWeight : 0, covered, seed: tables[0] };
 }
 
+/** Experiment hook: sees every candidate of the next choices. */
+export let debugCandidates: ((c: { tables: string[]; score: number; coverage: number; logical: number }[]) => void) | undefined;
+export function setDebugCandidates(f: typeof debugCandidates): void {
+  debugCandidates = f;
+}
+const GX = (n: string, d: number) => Number(process.env[n] ?? d);
 /** Grows one candidate per seed (duplicates removed), in seed order. */
 export function growCandidates(
   model: SynthesisModel,
@@ -168,7 +175,7 @@ function growFrom(model: SynthesisModel, recall: QuestionRecall, seed: string, b
     if (!m) return 0;
     let g = 0;
     for (let i = 0; i < k; i++) if (m[i] > base[i]) g += (m[i] - base[i]) * recall.terms[i].weight;
-    return g;
+    return g * (recall.namesMatched(id) ? 1 : GX('GX_COLONLY', 1));
   };
   add(seed);
   const threshold = opts.minGainShare * recall.totalWeight;

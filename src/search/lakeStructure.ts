@@ -135,10 +135,12 @@ export class LakeStructure {
     const col = (id: string) => this.snapshot.columnById.get(id);
     let textAligned = 0;
     let textShared = 0;
+    let disjointKey = false;
     for (const al of u.alignment) {
       const ca = col(al.columnAId);
       const cb = col(al.columnBId);
       if (!ca || !cb) continue;
+      if (ca.uniqueness >= KEY_UNIQUENESS && cb.uniqueness >= KEY_UNIQUENESS && jaccard(ca.minhash, cb.minhash) === 0) disjointKey = true;
       if (ca.numericMin !== null && ca.numericMax !== null && cb.numericMin !== null && cb.numericMax !== null) {
         if (ca.distinctEstimate >= 3 && cb.distinctEstimate >= 3 && (ca.numericMax < cb.numericMin || cb.numericMax < ca.numericMin)) return true;
       } else if (ca.logicalType === 'text' && cb.logicalType === 'text') {
@@ -146,7 +148,11 @@ export class LakeStructure {
         if (jaccard(ca.minhash, cb.minhash) >= 0.05) textShared++;
       }
     }
-    return textAligned > 0 && textShared * 2 >= textAligned;
+    if (textAligned > 0 && textShared * 2 >= textAligned) return true;
+    // Rows cut from one table in storage order: their keys are disjoint but interleave (no
+    // disjoint ranges); one shared text domain, or a piece too small to show one, says same table.
+    const smaller = Math.min(this.table(a).rowCount, this.table(b).rowCount);
+    return disjointKey && (textShared > 0 || textAligned === 0 || smaller <= 3);
   }
 
   /** Tables within `hops` edges of `from` with the best path strength to each, as a list and a lookup. */

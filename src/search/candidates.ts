@@ -18,7 +18,16 @@ export interface CandidateOptions {
   shardThreshold: number;
   /** Cost of each logical table beyond the first, in shares of the question's weight. */
   sizePenalty: number;
-  /** Alternates: relevance of at least this share of the core's most relevant table ... */
+  /**
+   * Weight of the IGMS utility (over the intent graph's atoms, scaled by the best candidate's)
+   * beside question coverage: it decides between candidates that cover the question alike,
+   * by whether their tables witness the intent's entities, attributes and relations jointly.
+   */
+  igmsWeight: number;
+  /** Runner-up candidates whose new tables become alternates first, if they score this share of the best. */
+  runnerUps: number;
+  runnerUpShare: number;
+  /** Then single tables: relevance of at least this share of the core's most relevant table ... */
   alternateShare: number;
   /** ... where a table with no edge to the core counts at this factor of its relevance. */
   unlinkedFactor: number;
@@ -29,8 +38,11 @@ export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
   minGainShare: 0.08,
   shardThreshold: 0.7,
   sizePenalty: 0.02,
+  igmsWeight: 0.05,
+  runnerUps: 3,
+  runnerUpShare: 0.8,
   alternateShare: 0.1,
-  unlinkedFactor: 0.5,
+  unlinkedFactor: 0.3,
 };
 
 export interface CandidateSynthesis {
@@ -59,11 +71,14 @@ export interface SynthesisChoice {
 
 /**
  * Grows the candidates, adds the given extra syntheses (the intent's IGMS answer), and keeps the
- * one that covers most of the question at the least size (`sizePenalty` per logical table beyond
- * the first; ties go to the earlier, i.e. more relevant, seed). Then alternates: tables the
- * question matches, linked to the core (others at `unlinkedFactor`), best first, while their
- * relevance is at least `alternateShare` of the core's best and the budget lasts.
- * A question of which no candidate covers a specific (non-generic) word gets no answer.
+ * best by coverage of the question − `sizePenalty` per logical table beyond the first +
+ * `igmsWeight` x IGMS utility (relative to the best candidate's); ties go to the earlier, i.e.
+ * more relevant, seed. Then the alternates, while the budget lasts: the new tables of the
+ * runner-up candidates that score close to the best (whole alternative syntheses: the ambiguity
+ * is between them), then single tables the question matches, linked to the core (others at
+ * `unlinkedFactor`), best first, down to `alternateShare` of the core's best relevance; a table
+ * always with its row shards. A question of which no candidate covers a specific (non-generic)
+ * word gets no answer.
  */
 export function chooseSynthesis(
   model: SynthesisModel,
@@ -76,15 +91,36 @@ export function chooseSynthesis(
   const seeds = ranked.slice(0, opts.seeds);
   const cands = growCandidates(model, recall, seeds, args.budget, opts);
   for (const tables of args.extra ?? []) if (tables.length > 0 && tables.length <= args.budget) cands.push(describeCandidate(model, recall, tables, opts.shardThreshold));
-  const score = (c: CandidateSynthesis) => c.coverage - opts.sizePenalty * (c.logical - 1);
-  let best: CandidateSynthesis | undefined;
-  for (const c of cands) if (!best || score(c) > score(best) + 1e-12) best = c;
-  if (debugCandidates) debugCandidates(cands.map((c) => ({ tables: c.tables, score: score(c), coverage: c.coverage, logical: c.logical })));
+  const utilities = cands.map((c) => (opts.igmsWeight > 0 ? model.utility(c.tables) : 0));
+  const maxU = Math.max(1e-12, ...utilities);
+  const scores = cands.map((c, i) => c.coverage - opts.sizePenalty * (c.logical - 1) + (opts.igmsWeight * utilities[i]) / maxU);
+  let bestI = -1;
+  scores.forEach((s, i) => {
+    if (bestI < 0 || s > scores[bestI] + 1e-12) bestI = i;
+  });
   const base = { seeds, candidates: cands.length, regionSize: ranked.length };
+  const best = cands[bestI];
   if (!best || !coversSpecificWord(recall, best)) return { ...base, core: [], alternates: [], stoppedBy: 'no-match' };
 
   const core = [...best.tables];
   const taken = new Set(core);
+  const alternates: string[] = [];
+  const take = (group: string[]): void => {
+    for (const t of group) {
+      taken.add(t);
+      alternates.push(t);
+    }
+  };
+  const room = () => args.budget - core.length - alternates.length;
+  const runnerUps = cands
+    .map((c, i) => ({ c, s: scores[i] }))
+    .filter((x) => x.c !== best && x.s >= opts.runnerUpShare * scores[bestI])
+    .sort((x, y) => y.s - x.s)
+    .slice(0, opts.runnerUps);
+  for (const { c } of runnerUps) {
+    const fresh = c.tables.filter((t) => !taken.has(t));
+    if (fresh.length > 0 && fresh.length <= room()) take(fresh);
+  }
   const linked = new Set<string>();
   for (const t of core) for (const n of model.snapshot.neighbours(t)) linked.add(n.tableId);
   const relevance = (t: string) => recall.relevance.get(t) ?? 0;
@@ -94,16 +130,11 @@ export function chooseSynthesis(
     .map((t) => ({ t, s: relevance(t) * (linked.has(t) ? 1 : opts.unlinkedFactor) }))
     .filter((x) => x.s > 0 && x.s >= floor)
     .sort((a, b) => b.s - a.s || model.snapshot.compare(a.t, b.t));
-  const alternates: string[] = [];
   for (const { t } of ranking) {
-    if (core.length + alternates.length >= args.budget) break;
+    if (room() <= 0) break;
     if (taken.has(t)) continue;
     const group = model.shardClosure(t, opts.shardThreshold).filter((x) => !taken.has(x));
-    if (core.length + alternates.length + group.length > args.budget) continue;
-    for (const g of group) {
-      taken.add(g);
-      alternates.push(g);
-    }
+    if (group.length <= room()) take(group);
   }
   return { ...base, core, alternates, stoppedBy: 'candidates' };
 }
@@ -127,12 +158,6 @@ function describeCandidate(model: SynthesisModel, recall: QuestionRecall, tables
   return { tables, logical: groups.size, coverage: recall.totalWeight > 0 ? coverage / recall.totalWeight : 0, covered, seed: tables[0] };
 }
 
-/** Experiment hook: sees every candidate of the next choices. */
-export let debugCandidates: ((c: { tables: string[]; score: number; coverage: number; logical: number }[]) => void) | undefined;
-export function setDebugCandidates(f: typeof debugCandidates): void {
-  debugCandidates = f;
-}
-const GX = (n: string, d: number) => Number(process.env[n] ?? d);
 /** Grows one candidate per seed (duplicates removed), in seed order. */
 export function growCandidates(
   model: SynthesisModel,
@@ -175,7 +200,7 @@ function growFrom(model: SynthesisModel, recall: QuestionRecall, seed: string, b
     if (!m) return 0;
     let g = 0;
     for (let i = 0; i < k; i++) if (m[i] > base[i]) g += (m[i] - base[i]) * recall.terms[i].weight;
-    return g * (recall.namesMatched(id) ? 1 : GX('GX_COLONLY', 1));
+    return g;
   };
   add(seed);
   const threshold = opts.minGainShare * recall.totalWeight;

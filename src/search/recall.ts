@@ -174,7 +174,6 @@ export class QuestionRecall {
   readonly matches = new Map<string, Float64Array>();
   /** Per table: the weighted sum of its matches. */
   readonly relevance = new Map<string, number>();
-  private readonly nameHits = new Set<string>();
 
   constructor(
     readonly index: LexicalIndex,
@@ -208,9 +207,7 @@ export class QuestionRecall {
       for (const [form, factor] of perWord.get(word)!) {
         for (const id of index.tablesWith(form)) {
           const tt = index.terms.get(id)!;
-          const inName = tt.name.has(form);
-          if (inName && !isGenericToken(form)) this.nameHits.add(id);
-          const m = factor * (inName ? opts.nameMatch : opts.columnMatch);
+          const m = factor * (tt.name.has(form) ? opts.nameMatch : opts.columnMatch);
           const r = row(id);
           if (m > r[k]) r[k] = m;
         }
@@ -256,11 +253,6 @@ export class QuestionRecall {
   ranked(): string[] {
     const snap = this.index.snapshot;
     return [...this.relevance.keys()].sort((a, b) => this.relevance.get(b)! - this.relevance.get(a)! || snap.compare(a, b));
-  }
-
-  /** Whether the table's name (not only its columns or values) matches some question word. */
-  namesMatched(tableId: string): boolean {
-    return this.nameHits.has(tableId);
   }
 
   match(tableId: string): Float64Array | undefined {

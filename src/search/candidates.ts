@@ -186,7 +186,8 @@ function growFrom(model: SynthesisModel, recall: QuestionRecall, seed: string, b
   const inSet = new Set<string>();
   let logical = 0;
   const add = (id: string): void => {
-    const group = model.shardClosure(id, opts.shardThreshold).filter((t) => !inSet.has(t));
+    // A budget smaller than the seed's shard group keeps the first shards only.
+    const group = model.shardClosure(id, opts.shardThreshold).filter((t) => !inSet.has(t)).slice(0, Math.max(1, budget - tables.length));
     for (const t of group) {
       inSet.add(t);
       tables.push(t);

@@ -32,6 +32,8 @@ export interface RecallOptions {
   prefixShare: number;
   /** Factor for a WordNet synonym of the question word (pupil ~ student). */
   synonymFactor: number;
+  /** Weight factor of a bound word pair (attribute next to its entity), see `QuestionRecall`. */
+  pairWeight: number;
   /** Synonym source (default WordNet nouns); `false`: none. */
   synonyms?: SynonymSource | false;
 }
@@ -46,6 +48,7 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   prefixMin: 5,
   prefixShare: 0.6,
   synonymFactor: 0.6,
+  pairWeight: 0.5,
 };
 
 /** Name-side tokens of an identifier: hash-like parts (`singer_48d1c03c`) dropped before splitting. */
@@ -144,18 +147,13 @@ export interface QuestionTerm {
   weight: number;
 }
 
-/** Content words of a question, normalised like identifier words, each once, in question order. */
+/** Content words of a question in question order (repeats kept), normalised like identifier words. */
 export function questionWords(text: string): string[] {
-  const seen = new Set<string>();
   const out: string[] = [];
   for (const tok of tokeniseQuestion(text)) {
     if (tok.kind !== 'word' && tok.kind !== 'quoted') continue;
     if (tok.kind === 'word' && STOP_WORDS.has(tok.lower)) continue;
-    for (const t of identifierTerms(tok.lower)) {
-      if (seen.has(t) || STOP_WORDS.has(t) || /^\d+$/.test(t)) continue;
-      seen.add(t);
-      out.push(t);
-    }
+    for (const t of identifierTerms(tok.lower)) if (!STOP_WORDS.has(t) && !/^\d+$/.test(t)) out.push(t);
   }
   return out;
 }
@@ -183,7 +181,8 @@ export class QuestionRecall {
     const synonyms = opts.synonyms === false ? undefined : (opts.synonyms ?? (sharedSynonyms ??= defaultSynonyms()));
     // Per word: the lake words that stand for it (itself, prefix relatives, synonyms) and their factor.
     const perWord = new Map<string, Map<string, number>>();
-    for (const word of questionWords(question)) {
+    const sequence = questionWords(question);
+    for (const word of new Set(sequence)) {
       const forms = new Map<string, number>();
       if (index.has(word)) forms.set(word, 1);
       for (const w of index.prefixRelatives(word, opts.prefixMin, opts.prefixShare)) if (!forms.has(w)) forms.set(w, opts.prefixFactor);
@@ -214,11 +213,66 @@ export class QuestionRecall {
       }
     });
     this.addValueHits(question, words, row);
+    // Word pairs that bind an attribute to its entity ("player name", "name of the medicine"):
+    // matched by a table whose name holds one word and one of whose columns holds the other.
+    const pairWeight = opts.pairWeight;
+    const pairs: string[] = [];
+    const pairFactor: number[] = [];
+    if (pairWeight > 0) {
+      for (let i = 0; i + 1 < sequence.length; i++) {
+        const [x, y] = [sequence[i], sequence[i + 1]].sort();
+        const a = perWord.get(x)!;
+        const b = perWord.get(y)!;
+        if (x === y || pairs.includes(`${x} ${y}`) || a.size === 0 || b.size === 0 || (isGenericToken(x) && isGenericToken(y))) continue;
+        const k = words.length + pairs.length;
+        pairs.push(`${x} ${y}`);
+        pairFactor.push(pairWeight);
+        const binds = (tt: TableTerms, x: Map<string, number>, y: Map<string, number>): number => {
+          let best = 0;
+          for (const [fx, gx] of x) {
+            if (!tt.name.has(fx)) continue;
+            for (const [fy, gy] of y) if (tt.columns.has(fy)) best = Math.max(best, Math.min(gx, gy));
+          }
+          return best;
+        };
+        const kx = words.indexOf(x);
+        const ky = words.indexOf(y);
+        for (const form of [...a.keys(), ...b.keys()]) {
+          for (const id of index.tablesWith(form)) {
+            const tt = index.terms.get(id)!;
+            const xy = binds(tt, a, b);
+            const yx = binds(tt, b, a);
+            const m = opts.nameMatch * Math.max(xy, yx);
+            if (m <= 0) continue;
+            let r = row(id);
+            if (r.length <= k) {
+              const grown = new Float64Array(k + 1);
+              grown.set(r);
+              byTable.set(id, (r = grown));
+            }
+            if (m > r[k]) r[k] = m;
+            // An attribute bound to its entity's table is that table's own word, not a stray column match.
+            if (xy > 0) r[ky] = Math.max(r[ky], opts.nameMatch * xy);
+            if (yx > 0) r[kx] = Math.max(r[kx], opts.nameMatch * yx);
+          }
+        }
+      }
+    }
+    const nTerms = words.length + pairs.length;
+    for (const [id, r] of byTable) {
+      if (r.length < nTerms) {
+        const grown = new Float64Array(nTerms);
+        grown.set(r);
+        byTable.set(id, grown);
+      }
+    }
+    const labels = [...words, ...pairs];
+    const factors = [...words.map((w) => (isGenericToken(w) ? opts.genericWeight : 1)), ...pairFactor];
     // A word's weight is its rarity among the tables that match it at all; unmatched words drop out.
-    const df = new Int32Array(words.length);
+    const df = new Int32Array(nTerms);
     for (const r of byTable.values()) r.forEach((m, k) => (m > 0 ? df[k]++ : 0));
-    const keep = words.map((_, k) => k).filter((k) => df[k] > 0);
-    this.terms = keep.map((k) => ({ token: words[k], weight: index.idf(df[k]) * (isGenericToken(words[k]) ? opts.genericWeight : 1) }));
+    const keep = labels.map((_, k) => k).filter((k) => df[k] > 0);
+    this.terms = keep.map((k) => ({ token: labels[k], weight: index.idf(df[k]) * factors[k] }));
     this.totalWeight = this.terms.reduce((s, t) => s + t.weight, 0);
     for (const [id, r] of byTable) this.matches.set(id, Float64Array.from(keep, (k) => r[k]));
     for (const [id, r] of this.matches) {

@@ -38,7 +38,7 @@ export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
   minGainShare: 0.08,
   shardThreshold: 0.7,
   sizePenalty: 0.02,
-  igmsWeight: 0.05,
+  igmsWeight: 0.02,
   runnerUps: 3,
   runnerUpShare: 0.8,
   alternateShare: 0.1,

@@ -32,6 +32,8 @@ export interface RecallOptions {
   prefixShare: number;
   /** Factor for a WordNet synonym of the question word (pupil ~ student). */
   synonymFactor: number;
+  /** How much of a name match a table loses for the share of its name the question leaves unexplained. */
+  partialNameFactor: number;
   /** Weight factor of a bound word pair (attribute next to its entity), see `QuestionRecall`. */
   pairWeight: number;
   /** Synonym source (default WordNet nouns); `false`: none. */
@@ -49,6 +51,7 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   prefixShare: 0.6,
   synonymFactor: 0.6,
   pairWeight: 0.5,
+  partialNameFactor: 0.7,
 };
 
 /** Name-side tokens of an identifier: hash-like parts (`singer_48d1c03c`) dropped before splitting. */
@@ -202,11 +205,26 @@ export class QuestionRecall {
       if (!r) byTable.set(id, (r = new Float64Array(words.length)));
       return r;
     };
+    // A table name matches a word the more fully the question accounts for the name: `project`
+    // is the project table's name, and only part of `project_assignment`'s.
+    const allForms = new Set([...perWord.values()].flatMap((f) => [...f.keys()]));
+    const nameShare = new Map<string, number>();
+    const shareOf = (id: string, tt: TableTerms): number => {
+      let s = nameShare.get(id);
+      if (s === undefined) {
+        let hit = 0;
+        for (const t of tt.name) if (allForms.has(t)) hit++;
+        nameShare.set(id, (s = tt.name.size > 0 ? hit / tt.name.size : 0));
+      }
+      return s;
+    };
+    const partialName = opts.partialNameFactor;
     words.forEach((word, k) => {
       for (const [form, factor] of perWord.get(word)!) {
         for (const id of index.tablesWith(form)) {
           const tt = index.terms.get(id)!;
-          const m = factor * (tt.name.has(form) ? opts.nameMatch : opts.columnMatch);
+          const nameMatch = opts.nameMatch * (1 - partialName * (1 - shareOf(id, tt)));
+          const m = factor * (tt.name.has(form) ? nameMatch : opts.columnMatch);
           const r = row(id);
           if (m > r[k]) r[k] = m;
         }

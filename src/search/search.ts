@@ -27,7 +27,7 @@ export interface SearchOptions {
 
 export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   budget: 10,
-  beamWidth: 8,
+  beamWidth: 4,
   strategy: 'beam',
   valueFunction: new HeuristicValueFunction(),
   anchorsPerAtom: 5,

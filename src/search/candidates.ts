@@ -54,7 +54,6 @@ export interface CandidateSynthesis {
   coverage: number;
   /** Per question term: best match in the set. */
   covered: Float64Array;
-  seed: string;
 }
 
 export interface SynthesisChoice {
@@ -64,8 +63,6 @@ export interface SynthesisChoice {
   alternates: string[];
   seeds: string[];
   candidates: number;
-  /** Tables the recall stage found relevant at all (the region the candidates come from). */
-  regionSize: number;
   stoppedBy: 'candidates' | 'no-match';
 }
 
@@ -98,7 +95,7 @@ export function chooseSynthesis(
   scores.forEach((s, i) => {
     if (bestI < 0 || s > scores[bestI] + 1e-12) bestI = i;
   });
-  const base = { seeds, candidates: cands.length, regionSize: ranked.length };
+  const base = { seeds, candidates: cands.length };
   const best = cands[bestI];
   if (!best || !coversSpecificWord(recall, best)) return { ...base, core: [], alternates: [], stoppedBy: 'no-match' };
 
@@ -147,15 +144,33 @@ function coversSpecificWord(recall: QuestionRecall, c: CandidateSynthesis): bool
 /** A candidate for a given table set (e.g. the intent's IGMS answer), measured like grown ones. */
 function describeCandidate(model: SynthesisModel, recall: QuestionRecall, tables: string[], shardThreshold: number): CandidateSynthesis {
   const covered = new Float64Array(recall.terms.length);
-  for (const t of tables) {
-    const m = recall.match(t);
-    if (m) for (let i = 0; i < covered.length; i++) if (m[i] > covered[i]) covered[i] = m[i];
-  }
-  let coverage = 0;
-  recall.terms.forEach((term, i) => (coverage += covered[i] * term.weight));
+  for (const t of tables) cover(covered, recall.match(t));
   // Logical tables: a table and its row shards count once.
   const groups = new Set(tables.map((t) => model.shardClosure(t, shardThreshold).sort()[0]));
-  return { tables, logical: groups.size, coverage: recall.totalWeight > 0 ? coverage / recall.totalWeight : 0, covered, seed: tables[0] };
+  return { tables, logical: groups.size, coverage: coverageShare(recall, covered), covered };
+}
+
+/** Raises `covered` to a table's matches (per term, the best so far). */
+function cover(covered: Float64Array, m: Float64Array | undefined): void {
+  if (m) for (let i = 0; i < covered.length; i++) if (m[i] > covered[i]) covered[i] = m[i];
+}
+
+/** Weight the matches `m` add over `covered` (and over `also`, a table added with it: a bridge). */
+function gain(recall: QuestionRecall, covered: Float64Array, m: Float64Array | undefined, also?: Float64Array): number {
+  let g = 0;
+  if (!m) return 0;
+  for (let i = 0; i < covered.length; i++) {
+    const base = also && also[i] > covered[i] ? also[i] : covered[i];
+    if (m[i] > base) g += (m[i] - base) * recall.terms[i].weight;
+  }
+  return g;
+}
+
+/** Share of the question's weight that `covered` accounts for, in [0,1]. */
+function coverageShare(recall: QuestionRecall, covered: Float64Array): number {
+  let c = 0;
+  recall.terms.forEach((term, i) => (c += covered[i] * term.weight));
+  return recall.totalWeight > 0 ? c / recall.totalWeight : 0;
 }
 
 /** Grows one candidate per seed (duplicates removed), in seed order. */
@@ -191,18 +206,11 @@ function growFrom(model: SynthesisModel, recall: QuestionRecall, seed: string, b
     for (const t of group) {
       inSet.add(t);
       tables.push(t);
-      const m = recall.match(t);
-      if (m) for (let i = 0; i < k; i++) if (m[i] > covered[i]) covered[i] = m[i];
+      cover(covered, recall.match(t));
     }
     logical++;
   };
-  const gainOf = (id: string, base: Float64Array = covered): number => {
-    const m = recall.match(id);
-    if (!m) return 0;
-    let g = 0;
-    for (let i = 0; i < k; i++) if (m[i] > base[i]) g += (m[i] - base[i]) * recall.terms[i].weight;
-    return g;
-  };
+  const gainOf = (id: string): number => gain(recall, covered, recall.match(id));
   add(seed);
   const threshold = opts.minGainShare * recall.totalWeight;
   while (tables.length < budget) {
@@ -222,8 +230,8 @@ function growFrom(model: SynthesisModel, recall: QuestionRecall, seed: string, b
         // A bridge: a neighbour that covers little itself but leads to a table that covers more.
         for (const n2 of snap.neighbours(n.tableId)) {
           if (inSet.has(n2.tableId) || n2.tableId === n.tableId) continue;
-          const g2 = gainOf(n2.tableId);
-          if (g2 > g1) consider([n.tableId, n2.tableId], g1 + gainOfAfter(recall, covered, n.tableId, n2.tableId));
+          if (gainOf(n2.tableId) <= g1) continue;
+          consider([n.tableId, n2.tableId], g1 + gain(recall, covered, recall.match(n2.tableId), recall.match(n.tableId)));
         }
       }
     }
@@ -232,22 +240,5 @@ function growFrom(model: SynthesisModel, recall: QuestionRecall, seed: string, b
     if (tables.length + chosen.path.length > budget) break;
     for (const id of chosen.path) add(id);
   }
-  let coverage = 0;
-  for (let i = 0; i < k; i++) coverage += covered[i] * recall.terms[i].weight;
-  return { tables, logical, coverage: recall.totalWeight > 0 ? coverage / recall.totalWeight : 0, covered, seed };
-}
-
-/** Gain of adding `a` then `b` together over `covered`. */
-function gainOfAfter(recall: QuestionRecall, covered: Float64Array, a: string, b: string): number {
-  const ma = recall.match(a);
-  const mb = recall.match(b);
-  let g = 0;
-  for (let i = 0; i < covered.length; i++) {
-    const best = Math.max(ma?.[i] ?? 0, mb?.[i] ?? 0);
-    if (best > covered[i]) g += (best - covered[i]) * recall.terms[i].weight;
-  }
-  // The bridge's own gain is counted by the caller; return only what b adds beyond a.
-  let ga = 0;
-  if (ma) for (let i = 0; i < covered.length; i++) if (ma[i] > covered[i]) ga += (ma[i] - covered[i]) * recall.terms[i].weight;
-  return g - ga;
+  return { tables, logical, coverage: coverageShare(recall, covered), covered };
 }

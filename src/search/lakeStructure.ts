@@ -16,15 +16,15 @@ interface TableContent {
   totalMass: number;
 }
 
+/** A column this unique is a key of its table (for telling row shards from pieces of copies). */
+const KEY_UNIQUENESS = 0.95;
+
 /**
  * Question-independent facts about the tables of one snapshot that the search asks for over and
  * over: content pieces, content overlap, shard pairs, multi-hop reachability. They depend only
  * on the snapshot (immutable for a catalog version), so one instance per snapshot is shared by
  * every question's SynthesisModel instead of being rebuilt per question.
  */
-/** A column this unique is a key of its table (for telling row shards from pieces of copies). */
-const KEY_UNIQUENESS = 0.95;
-
 export class LakeStructure {
   private static readonly bySnapshot = new WeakMap<LakeSnapshot, LakeStructure>();
 

@@ -60,8 +60,6 @@ export interface SearchOutcome {
   seeds: string[];
   evaluations: number;
   stoppedBy: string;
-  /** How many of `tables` (the last ones) are alternates. */
-  alternates: number;
   /** Every table the search could have chosen (anchor region and the recall stage's matches): what region recall is measured on. */
   region: string[];
 }
@@ -75,7 +73,7 @@ export interface SearchOutcome {
 export async function searchSynthesis(model: SynthesisModel, partial: Partial<SearchOptions> = {}): Promise<SearchOutcome> {
   const opts = { ...DEFAULT_SEARCH_OPTIONS, ...partial };
   const budget = Math.max(0, Math.floor(opts.budget));
-  const empty: SearchOutcome = { tables: [], utility: 0, realisations: [], regionSize: 0, seeds: [], evaluations: 0, stoppedBy: 'empty', alternates: 0, region: [] };
+  const empty: SearchOutcome = { tables: [], utility: 0, realisations: [], regionSize: 0, seeds: [], evaluations: 0, stoppedBy: 'empty', region: [] };
   if (budget === 0 || model.snapshot.tables.length === 0 || model.numAtoms === 0) return empty;
   const region = anchorRegion(model, {
     anchorsPerAtom: opts.anchorsPerAtom,
@@ -95,7 +93,6 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
       seeds: region.seeds,
       evaluations: r.evaluated,
       stoppedBy: 'exact',
-      alternates: 0,
       region: [...region.tables],
     };
   }
@@ -148,7 +145,6 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
     seeds: choice.seeds,
     evaluations: evaluations + choice.candidates,
     stoppedBy: choice.stoppedBy,
-    alternates: alternates.length,
     region: searched,
   };
 }

@@ -287,8 +287,6 @@ export class SynthesisModel {
         if (n.kind !== 'union' || n.score < shardThreshold || out.includes(n.tableId)) continue;
         if (allowed && !allowed.has(n.tableId)) continue;
         if (!out.every((t) => !this.snapshot.unionBetween(t, n.tableId) || this.isShardPair(t, n.tableId))) continue;
-        // Rows a member already holds (a piece of another copy of the same table) are no new shard.
-        if (out.some((t) => this.structure.containment(t, n.tableId) >= 0.5)) continue;
         out.push(n.tableId);
       }
     }

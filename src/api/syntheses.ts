@@ -28,7 +28,8 @@ export class SynthesisStore {
   constructor(private readonly db: CatalogDatabase) {}
 
   async save(question: string, result: SynthesisResult, tokenId: string | null): Promise<StoredSynthesis> {
-    const { id: _ignored, ...body } = result;
+    // The search trace (every table the search could have chosen) is a diagnostic, not part of the answer.
+    const { id: _ignored, search: _trace, ...body } = result;
     // Preview cells may be BigInt (DuckDB integers): stored as numbers when exact, else as text.
     const json = JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v));
     const stored = JSON.parse(json) as SynthesisResult;

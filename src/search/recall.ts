@@ -64,6 +64,9 @@ export function identifierTerms(name: string): string[] {
   return out;
 }
 
+/** Prefix relatives are looked up by their first letters: the shortest shared prefix that can count. */
+const PREFIX_KEY = 5;
+
 interface TableTerms {
   name: Set<string>;
   columns: Set<string>;
@@ -105,27 +108,25 @@ export class LexicalIndex {
 
   /** Lake words sharing a long prefix with `token` (itself excluded), with the shared length. */
   prefixRelatives(token: string, minLength: number, share: number): string[] {
-    if (token.length < minLength) return [];
-    const key = token.slice(0, minLength);
+    if (token.length < Math.max(minLength, PREFIX_KEY)) return [];
     const out: string[] = [];
-    for (const w of this.byPrefix().get(key) ?? []) {
+    for (const w of this.byPrefix().get(token.slice(0, PREFIX_KEY)) ?? []) {
       if (w === token) continue;
       let n = 0;
       while (n < w.length && n < token.length && w[n] === token[n]) n++;
-      if (n >= share * Math.min(w.length, token.length)) out.push(w);
+      if (n >= minLength && n >= share * Math.min(w.length, token.length)) out.push(w);
     }
     return out;
   }
 
   private prefixIndex?: Map<string, string[]>;
-  private prefixLength = 0;
+  /** Lake words (no digits) by their first PREFIX_KEY letters, built on first use. */
   private byPrefix(): Map<string, string[]> {
     if (!this.prefixIndex) {
       this.prefixIndex = new Map();
-      this.prefixLength = 5;
       for (const w of this.postings.keys()) {
-        if (w.length < this.prefixLength || /\d/.test(w)) continue;
-        const k = w.slice(0, this.prefixLength);
+        if (w.length < PREFIX_KEY || /\d/.test(w)) continue;
+        const k = w.slice(0, PREFIX_KEY);
         let list = this.prefixIndex.get(k);
         if (!list) this.prefixIndex.set(k, (list = []));
         list.push(w);
@@ -199,10 +200,22 @@ export class QuestionRecall {
       perWord.set(word, forms);
     }
     const words = [...perWord.keys()];
+    // Word pairs that bind an attribute to its entity ("player name", "name of the medicine"):
+    // adjacent question words, matched by a table whose name holds one and a column the other.
+    const pairs: [string, string][] = [];
+    if (opts.pairWeight > 0) {
+      for (let i = 0; i + 1 < sequence.length; i++) {
+        const [x, y] = [sequence[i], sequence[i + 1]].sort();
+        if (x === y || pairs.some(([p, q]) => p === x && q === y) || perWord.get(x)!.size === 0 || perWord.get(y)!.size === 0) continue;
+        if (isGenericToken(x) && isGenericToken(y)) continue;
+        pairs.push([x, y]);
+      }
+    }
+    const nTerms = words.length + pairs.length;
     const byTable = new Map<string, Float64Array>();
     const row = (id: string) => {
       let r = byTable.get(id);
-      if (!r) byTable.set(id, (r = new Float64Array(words.length)));
+      if (!r) byTable.set(id, (r = new Float64Array(nTerms)));
       return r;
     };
     // A table name matches a word the more fully the question accounts for the name: `project`
@@ -218,12 +231,11 @@ export class QuestionRecall {
       }
       return s;
     };
-    const partialName = opts.partialNameFactor;
     words.forEach((word, k) => {
       for (const [form, factor] of perWord.get(word)!) {
         for (const id of index.tablesWith(form)) {
           const tt = index.terms.get(id)!;
-          const nameMatch = opts.nameMatch * (1 - partialName * (1 - shareOf(id, tt)));
+          const nameMatch = opts.nameMatch * (1 - opts.partialNameFactor * (1 - shareOf(id, tt)));
           const m = factor * (tt.name.has(form) ? nameMatch : opts.columnMatch);
           const r = row(id);
           if (m > r[k]) r[k] = m;
@@ -231,61 +243,35 @@ export class QuestionRecall {
       }
     });
     this.addValueHits(question, words, row);
-    // Word pairs that bind an attribute to its entity ("player name", "name of the medicine"):
-    // matched by a table whose name holds one word and one of whose columns holds the other.
-    const pairWeight = opts.pairWeight;
-    const pairs: string[] = [];
-    const pairFactor: number[] = [];
-    if (pairWeight > 0) {
-      for (let i = 0; i + 1 < sequence.length; i++) {
-        const [x, y] = [sequence[i], sequence[i + 1]].sort();
-        const a = perWord.get(x)!;
-        const b = perWord.get(y)!;
-        if (x === y || pairs.includes(`${x} ${y}`) || a.size === 0 || b.size === 0 || (isGenericToken(x) && isGenericToken(y))) continue;
-        const k = words.length + pairs.length;
-        pairs.push(`${x} ${y}`);
-        pairFactor.push(pairWeight);
-        const binds = (tt: TableTerms, x: Map<string, number>, y: Map<string, number>): number => {
-          let best = 0;
-          for (const [fx, gx] of x) {
-            if (!tt.name.has(fx)) continue;
-            for (const [fy, gy] of y) if (tt.columns.has(fy)) best = Math.max(best, Math.min(gx, gy));
-          }
-          return best;
-        };
-        const kx = words.indexOf(x);
-        const ky = words.indexOf(y);
-        for (const form of [...a.keys(), ...b.keys()]) {
-          for (const id of index.tablesWith(form)) {
-            const tt = index.terms.get(id)!;
-            const xy = binds(tt, a, b);
-            const yx = binds(tt, b, a);
-            const m = opts.nameMatch * Math.max(xy, yx);
-            if (m <= 0) continue;
-            let r = row(id);
-            if (r.length <= k) {
-              const grown = new Float64Array(k + 1);
-              grown.set(r);
-              byTable.set(id, (r = grown));
-            }
-            if (m > r[k]) r[k] = m;
-            // An attribute bound to its entity's table is that table's own word, not a stray column match.
-            if (xy > 0) r[ky] = Math.max(r[ky], opts.nameMatch * xy);
-            if (yx > 0) r[kx] = Math.max(r[kx], opts.nameMatch * yx);
-          }
+    // Best of the weaker factor over a name form of one word and a column form of the other.
+    const binds = (tt: TableTerms, inName: Map<string, number>, inColumn: Map<string, number>): number => {
+      let best = 0;
+      for (const [fx, gx] of inName) {
+        if (!tt.name.has(fx)) continue;
+        for (const [fy, gy] of inColumn) if (tt.columns.has(fy)) best = Math.max(best, Math.min(gx, gy));
+      }
+      return best;
+    };
+    pairs.forEach(([x, y], p) => {
+      const k = words.length + p;
+      const [a, b] = [perWord.get(x)!, perWord.get(y)!];
+      const [kx, ky] = [words.indexOf(x), words.indexOf(y)];
+      for (const form of [...a.keys(), ...b.keys()]) {
+        for (const id of index.tablesWith(form)) {
+          const tt = index.terms.get(id)!;
+          const xy = binds(tt, a, b);
+          const yx = binds(tt, b, a);
+          if (xy <= 0 && yx <= 0) continue;
+          const r = row(id);
+          r[k] = Math.max(r[k], opts.nameMatch * Math.max(xy, yx));
+          // An attribute bound to its entity's table is that table's own word, not a stray column match.
+          if (xy > 0) r[ky] = Math.max(r[ky], opts.nameMatch * xy);
+          if (yx > 0) r[kx] = Math.max(r[kx], opts.nameMatch * yx);
         }
       }
-    }
-    const nTerms = words.length + pairs.length;
-    for (const [id, r] of byTable) {
-      if (r.length < nTerms) {
-        const grown = new Float64Array(nTerms);
-        grown.set(r);
-        byTable.set(id, grown);
-      }
-    }
-    const labels = [...words, ...pairs];
-    const factors = [...words.map((w) => (isGenericToken(w) ? opts.genericWeight : 1)), ...pairFactor];
+    });
+    const labels = [...words, ...pairs.map(([x, y]) => `${x} ${y}`)];
+    const factors = [...words.map((w) => (isGenericToken(w) ? opts.genericWeight : 1)), ...pairs.map(() => opts.pairWeight)];
     // A word's weight is its rarity among the tables that match it at all; unmatched words drop out.
     const df = new Int32Array(nTerms);
     for (const r of byTable.values()) r.forEach((m, k) => (m > 0 ? df[k]++ : 0));
@@ -321,10 +307,15 @@ export class QuestionRecall {
     }
   }
 
-  /** Tables by relevance, best first (ties by uri). */
-  ranked(): string[] {
-    const snap = this.index.snapshot;
-    return [...this.relevance.keys()].sort((a, b) => this.relevance.get(b)! - this.relevance.get(a)! || snap.compare(a, b));
+  private rankedCache?: string[];
+
+  /** Tables by relevance, best first (ties by uri); computed once. */
+  ranked(): readonly string[] {
+    if (!this.rankedCache) {
+      const snap = this.index.snapshot;
+      this.rankedCache = [...this.relevance.keys()].sort((a, b) => this.relevance.get(b)! - this.relevance.get(a)! || snap.compare(a, b));
+    }
+    return this.rankedCache;
   }
 
   match(tableId: string): Float64Array | undefined {

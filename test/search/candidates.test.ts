@@ -103,6 +103,8 @@ describe('candidate syntheses (hand-made two-source lake)', () => {
     const roles = large.tables.map((t) => t.role);
     // Alternates come after the core, and the fused SQL is about the core only.
     expect(roles.slice(roles.indexOf('alternate') >= 0 ? roles.indexOf('alternate') : roles.length).every((x) => x === 'alternate')).toBe(true);
+    expect(roles, 'an ambiguous question spends the larger budget on alternates').toContain('alternate');
+    for (const t of large.tables.filter((x) => x.role !== 'alternate')) expect(large.plan.sql ?? '').toContain(t.uri);
     for (const t of large.tables.filter((x) => x.role === 'alternate')) expect(large.plan.sql ?? '').not.toContain(t.uri);
   });
 

@@ -57,7 +57,9 @@ function hasFraction(col: GraphColumn): boolean {
  * How specific the values are, in [0,1]: 1 means a shared value is unlikely to be chance.
  *
  * - text: min(1, avgLength / 4) * min(1, distinct / 10) — short codes and small category
- *   sets (`M`/`F`, `yes`/`no`) overlap across unrelated tables.
+ *   sets (`M`/`F`, `yes`/`no`) overlap across unrelated tables — or, when larger, the
+ *   cardinality term min(1, avgLength / 2) * min(1, distinct / 200): hundreds of distinct codes
+ *   (country or product codes) contained in one key are not chance, however short each is.
  * - numeric: 0 for fractional values, for dense integer ranges (distinct / span >= 0.5:
  *   auto-increment ids 1..n, years, counts) and for numbers below 1000 in magnitude; otherwise
  *   min(1, (digits - 2) / 4) (4 digits 0.5, 6+ digits 1) — sparse long numbers such as zip
@@ -67,7 +69,10 @@ function hasFraction(col: GraphColumn): boolean {
 export function valueSpecificity(col: GraphColumn): number {
   switch (typeFamily(col.logicalType)) {
     case 'text':
-      return clamp01(col.avgLength / 4) * clamp01(col.distinctEstimate / 10);
+      return Math.max(
+        clamp01(col.avgLength / 4) * clamp01(col.distinctEstimate / 10),
+        clamp01(col.avgLength / 2) * clamp01(col.distinctEstimate / 200),
+      );
     case 'numeric': {
       const lo = col.numericMin;
       const hi = col.numericMax;

@@ -37,8 +37,17 @@ export function joinTokenEvidence(f: PreparedColumn, k: PreparedColumn): number 
     }
   }
   if (!core) return 0;
-  for (const t of k.tokens) if (!f.tokens.has(t)) union += tokenWeight(t);
+  // A key token that abbreviates a matched word (`ContId` of continents, for `Continent`) is
+  // that word again, not an unexplained one.
+  for (const t of k.tokens) if (!f.tokens.has(t) && !abbreviates(t, f.tokens)) union += tokenWeight(t);
   return Math.min(1, matched / union);
+}
+
+/** `short` (3+ letters) is the beginning of a longer word in `words`. */
+function abbreviates(short: string, words: ReadonlySet<string>): boolean {
+  if (short.length < 3 || /\d/.test(short)) return false;
+  for (const w of words) if (w.length > short.length && w.startsWith(short)) return true;
+  return false;
 }
 
 /**
@@ -58,7 +67,7 @@ export function joinNameEvidence(f: PreparedColumn, k: PreparedColumn, opts: Gra
  */
 export function evaluateJoin(f: PreparedColumn, k: PreparedColumn, opts: GraphOptions): JoinEdgeCandidate | null {
   if (f.table.table.id === k.table.table.id) return null;
-  if (!f.joinEligible || !k.joinEligible || f.family !== k.family || !k.keyLike) return null;
+  if (!f.joinEligible || !k.joinEligible || f.joinFamily !== k.joinFamily || !k.keyLike) return null;
   // Cheap evidence first: most candidate pairs fail here and never need the sketches.
   const name = joinNameEvidence(f, k, opts);
   const specificity = Math.min(f.specificity, k.specificity);
@@ -112,7 +121,18 @@ export function bestJoin(a: PreparedColumn, b: PreparedColumn, opts: GraphOption
   const ka = `${a.table.table.name}\u0000${a.col.name}`;
   const kb = `${b.table.table.name}\u0000${b.col.name}`;
   if (ka !== kb) return ka < kb ? ab : ba;
+  // Same names (one table held by two sources): by content, so two ingests agree; generated ids
+  // decide only between columns that are indistinguishable anyway.
+  const byContent = compareContent(a, b);
+  if (byContent !== 0) return byContent < 0 ? ab : ba;
   return ab.fromColumnId < ba.fromColumnId ? ab : ba;
+}
+
+function compareContent(a: PreparedColumn, b: PreparedColumn): number {
+  const facts = (c: PreparedColumn) => [c.table.table.rowCount, c.col.distinctEstimate, c.col.ordinal, ...c.col.minhash];
+  const [x, y] = [facts(a), facts(b)];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
 }
 
 function clamp01(x: number): number {

@@ -255,15 +255,15 @@ export class LakeGraphIndex {
   private describeColumn(pc: PreparedColumn, tableHandle: number): IndexedColumn {
     const opts = this.options;
     const handle = this.nextHandle++;
-    const fam = pc.family + '|';
+    const fam = pc.joinFamily + '|';
     const eligible = pc.joinEligible;
     const valueKeys =
       eligible && pc.specificity >= opts.specificityMin
-        ? minhashBandKeys(pc.col.minhash, opts.valueLshBands, opts.valueLshRows, pc.familyIndex)
+        ? minhashBandKeys(pc.col.minhash, opts.valueLshBands, opts.valueLshRows, pc.joinFamilyIndex)
         : [];
     const embeddingKeys =
       eligible && pc.embedding
-        ? simhashBandKeys(pc.embedding, opts.embeddingLshBands, opts.embeddingLshBits, pc.familyIndex)
+        ? simhashBandKeys(pc.embedding, opts.embeddingLshBands, opts.embeddingLshBits, pc.joinFamilyIndex)
         : [];
     const nameTokenKeys = eligible ? pc.coreTokens.map((t) => fam + t) : [];
     let keyTokenKeys: string[] = [];

@@ -30,6 +30,12 @@ export interface PreparedColumn {
   nameId: number;
   family: TypeFamily;
   familyIndex: number;
+  /**
+   * The family joins compare in: a text column whose values are all integer literals (ids kept
+   * as text by a CSV writer) joins integer keys, since both sketch to the same value strings.
+   */
+  joinFamily: TypeFamily;
+  joinFamilyIndex: number;
   keyLike: boolean;
   joinEligible: boolean;
   hasSketch: boolean;
@@ -106,6 +112,7 @@ export function prepareTable(table: GraphTable, opts: GraphOptions): PreparedTab
     shapes.push([...tokens].sort().join('_'));
     const coreTokens = [...tokens].filter((t) => !isGenericToken(t));
     const family = typeFamily(col.logicalType);
+    const joinFamily = family === 'text' && holdsIntegerText(col) ? 'numeric' : family;
     prepared.columns.push({
       col,
       table: prepared,
@@ -117,16 +124,29 @@ export function prepareTable(table: GraphTable, opts: GraphOptions): PreparedTab
       nameId: internName(tokenList.join(' ')),
       family,
       familyIndex: FAMILY_INDEX[family],
+      joinFamily,
+      joinFamilyIndex: FAMILY_INDEX[joinFamily],
       keyLike: isKeyLike(col, opts),
       joinEligible: isJoinEligible(col, opts),
       hasSketch: hasValueSketch(col),
-      specificity: valueSpecificity(col),
+      specificity: joinFamily === family ? valueSpecificity(col) : integerTextSpecificity(col),
       embedding: normaliseEmbedding(col.embedding),
     });
   }
   prepared.headerTokens = headerTokens;
   prepared.headerShape = shapes.sort().join('|');
   return prepared;
+}
+
+/** Integers kept as text are as specific as the numbers: only long ones (4 digits 0.5, 6+ digits 1). */
+function integerTextSpecificity(col: GraphColumn): number {
+  const digits = col.avgLength;
+  return digits < 4 ? 0 : Math.min(1, (digits - 2) / 4);
+}
+
+/** Every sampled value is an integer literal (`42`, `-7`, no leading zeros: `007` is a code, not a number). */
+function holdsIntegerText(col: GraphColumn): boolean {
+  return col.sampleValues.length > 0 && col.sampleValues.every((v) => /^\s*-?(0|[1-9]\d{0,17})\s*$/.test(v));
 }
 
 export function dot(a: Float64Array, b: Float64Array): number {

@@ -137,8 +137,13 @@ export function chooseSynthesis(
 }
 
 /** Whether the candidate matches some question word that is not a generic one (id, name, type ...). */
+/**
+ * The candidate accounts for a specific question word by the catalog's own words or values. A
+ * word-vector neighbour alone ("near" ~ city, "salary" ~ payment) widens recall but does not
+ * show that the catalog knows what the question is about.
+ */
 function coversSpecificWord(recall: QuestionRecall, c: CandidateSynthesis): boolean {
-  return recall.terms.some((t, i) => c.covered[i] > 0 && !isGenericToken(t.token));
+  return recall.terms.some((t, i) => c.covered[i] > 0 && !isGenericToken(t.token) && c.tables.some((id) => recall.matchesLexically(id, i)));
 }
 
 /** A candidate for a given table set (e.g. the intent's IGMS answer), measured like grown ones. */

@@ -1,3 +1,4 @@
+import { defaultWordVectors, type WordVectors } from '../embed/index.js';
 import { isGenericToken, tokeniseIdentifier } from '../graph/index.js';
 import { defaultSynonyms, isNoiseToken, normaliseValue, STOP_WORDS, tokeniseQuestion, type SynonymSource } from '../intent/index.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
@@ -38,6 +39,14 @@ export interface RecallOptions {
   pairWeight: number;
   /** Synonym source (default WordNet nouns); `false`: none. */
   synonyms?: SynonymSource | false;
+  /** A lake word whose word vector is this close to the question word's stands for it ("vocalist" ~ singer)... */
+  vectorMinCosine: number;
+  /** ... with this factor times the cosine, */
+  vectorFactor: number;
+  /** ... the closest few only. */
+  vectorMaxRelatives: number;
+  /** Word vectors (default: `defaultWordVectors()`); `false`: none. */
+  wordVectors?: WordVectors | false;
 }
 
 export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
@@ -52,6 +61,9 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   synonymFactor: 0.6,
   pairWeight: 0.5,
   partialNameFactor: 0.7,
+  vectorMinCosine: 0.6,
+  vectorFactor: 0.5,
+  vectorMaxRelatives: 2,
 };
 
 /** Name-side tokens of an identifier: hash-like parts (`singer_48d1c03c`) dropped before splitting. */
@@ -135,6 +147,41 @@ export class LexicalIndex {
     return this.prefixIndex;
   }
 
+  private vectorRows?: { words: string[]; matrix: Float32Array; dims: number };
+  private readonly relativesCache = new Map<string, [string, number][]>();
+
+  /**
+   * Lake words whose word vectors are closest to `token`'s (cosine >= minCosine, best first, at
+   * most `max`), generic identifier words left out; cached per word.
+   */
+  semanticRelatives(vectors: WordVectors, token: string, minCosine: number, max: number): readonly [string, number][] {
+    const key = `${token}\u0000${minCosine}\u0000${max}`;
+    const hit = this.relativesCache.get(key);
+    if (hit) return hit;
+    const q = vectors.vector(token);
+    const out: [string, number][] = [];
+    if (q) {
+      const rows = (this.vectorRows ??= this.lakeWordVectors(vectors));
+      for (let i = 0; i < rows.words.length; i++) {
+        let s = 0;
+        const o = i * rows.dims;
+        for (let d = 0; d < rows.dims; d++) s += q[d] * rows.matrix[o + d];
+        if (s >= minCosine && rows.words[i] !== token) out.push([rows.words[i], s]);
+      }
+      out.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      out.length = Math.min(out.length, max);
+    }
+    this.relativesCache.set(key, out);
+    return out;
+  }
+
+  private lakeWordVectors(vectors: WordVectors): { words: string[]; matrix: Float32Array; dims: number } {
+    const words = [...this.postings.keys()].filter((w) => w.length > 2 && !isGenericToken(w) && vectors.has(w)).sort();
+    const matrix = new Float32Array(words.length * vectors.dims);
+    words.forEach((w, i) => matrix.set(vectors.vector(w)!, i * vectors.dims));
+    return { words, matrix, dims: vectors.dims };
+  }
+
   /** Inverse document frequency over the snapshot's tables of a word found in `df` of them (BM25's form, >= 0). */
   idf(df: number): number {
     const n = this.snapshot.tables.length;
@@ -176,6 +223,8 @@ export class QuestionRecall {
   readonly matches = new Map<string, Float64Array>();
   /** Per table: the weighted sum of its matches. */
   readonly relevance = new Map<string, number>();
+  /** Per table: the terms it matches by its own words or values (not only through word vectors). */
+  private readonly lexical = new Map<string, ReadonlySet<number>>();
 
   constructor(
     readonly index: LexicalIndex,
@@ -183,8 +232,11 @@ export class QuestionRecall {
     readonly opts: RecallOptions = DEFAULT_RECALL_OPTIONS,
   ) {
     const synonyms = opts.synonyms === false ? undefined : (opts.synonyms ?? (sharedSynonyms ??= defaultSynonyms()));
+    const vectors = opts.wordVectors === false ? undefined : (opts.wordVectors ?? defaultWordVectors());
     // Per word: the lake words that stand for it (itself, prefix relatives, synonyms) and their factor.
     const perWord = new Map<string, Map<string, number>>();
+    // Forms only the word vectors propose: evidence for recall, not that the catalog knows the word.
+    const vectorOnly = new Map<string, Set<string>>();
     const sequence = questionWords(question);
     for (const word of new Set(sequence)) {
       const forms = new Map<string, number>();
@@ -196,6 +248,13 @@ export class QuestionRecall {
           // One-word synonyms only: "student" for "pupil", not "educational institution".
           if (parts.length === 1 && index.has(parts[0]) && !forms.has(parts[0])) forms.set(parts[0], opts.synonymFactor);
         }
+      }
+      if (vectors && !isGenericToken(word)) {
+        const proposed = new Set<string>();
+        for (const [w, cos] of index.semanticRelatives(vectors, word, opts.vectorMinCosine, opts.vectorMaxRelatives)) {
+          if (!forms.has(w)) forms.set(w, opts.vectorFactor * cos), proposed.add(w);
+        }
+        vectorOnly.set(word, proposed);
       }
       perWord.set(word, forms);
     }
@@ -231,18 +290,26 @@ export class QuestionRecall {
       }
       return s;
     };
+    const lexicalTerms = new Map<string, Set<number>>();
+    const lexical = (id: string, k: number) => {
+      let set = lexicalTerms.get(id);
+      if (!set) lexicalTerms.set(id, (set = new Set()));
+      set.add(k);
+    };
     words.forEach((word, k) => {
       for (const [form, factor] of perWord.get(word)!) {
+        const byVector = vectorOnly.get(word)?.has(form) ?? false;
         for (const id of index.tablesWith(form)) {
           const tt = index.terms.get(id)!;
           const nameMatch = opts.nameMatch * (1 - opts.partialNameFactor * (1 - shareOf(id, tt)));
           const m = factor * (tt.name.has(form) ? nameMatch : opts.columnMatch);
           const r = row(id);
           if (m > r[k]) r[k] = m;
+          if (!byVector) lexical(id, k);
         }
       }
     });
-    this.addValueHits(question, words, row);
+    this.addValueHits(question, words, row, lexical);
     // Best of the weaker factor over a name form of one word and a column form of the other.
     const binds = (tt: TableTerms, inName: Map<string, number>, inColumn: Map<string, number>): number => {
       let best = 0;
@@ -279,6 +346,7 @@ export class QuestionRecall {
     this.terms = keep.map((k) => ({ token: labels[k], weight: index.idf(df[k]) * factors[k] }));
     this.totalWeight = this.terms.reduce((s, t) => s + t.weight, 0);
     for (const [id, r] of byTable) this.matches.set(id, Float64Array.from(keep, (k) => r[k]));
+    for (const [id, ks] of lexicalTerms) this.lexical.set(id, new Set(keep.flatMap((k, i) => (ks.has(k) ? [i] : []))));
     for (const [id, r] of this.matches) {
       let s = 0;
       r.forEach((m, k) => (s += m * this.terms[k].weight));
@@ -287,7 +355,7 @@ export class QuestionRecall {
   }
 
   /** A question n-gram equal to a cell value supports the terms it is made of in that table. */
-  private addValueHits(question: string, terms: string[], row: (id: string) => Float64Array): void {
+  private addValueHits(question: string, terms: string[], row: (id: string) => Float64Array, lexical: (id: string, k: number) => void): void {
     const vocab = this.index.snapshot.vocabulary();
     const termIndex = new Map(terms.map((t, k) => [t, k]));
     const words = tokeniseQuestion(question).filter((t) => t.kind === 'word' || t.kind === 'quoted' || t.kind === 'number');
@@ -301,7 +369,10 @@ export class QuestionRecall {
         const ks = [...new Set(span.flatMap((w) => identifierTerms(w.lower)))].map((t) => termIndex.get(t)).filter((k): k is number => k !== undefined);
         for (const id of tables) {
           const r = row(id);
-          for (const k of ks) if (this.opts.valueMatch > r[k]) r[k] = this.opts.valueMatch;
+          for (const k of ks) {
+            if (this.opts.valueMatch > r[k]) r[k] = this.opts.valueMatch;
+            lexical(id, k);
+          }
         }
       }
     }
@@ -320,5 +391,10 @@ export class QuestionRecall {
 
   match(tableId: string): Float64Array | undefined {
     return this.matches.get(tableId);
+  }
+
+  /** Whether the table matches term `k` by its own words or values, not only through word vectors. */
+  matchesLexically(tableId: string, k: number): boolean {
+    return this.lexical.get(tableId)?.has(k) ?? false;
   }
 }

@@ -123,6 +123,59 @@ describe('evaluateJoin / bestJoin', () => {
   });
 });
 
+describe('joins a user found missing', () => {
+  it('integer ids kept as text join an integer key when the names say so, never on values alone', () => {
+    const visitor = makeTable('visitor', { ID: range(1, 40), Name: range(1, 40).map((i) => `visitor ${i}`) });
+    const visit = makeTable('visit', { visitor_ID: range(1, 40).map((i) => String((i % 25) + 1)) });
+    visit.columns[0].logicalType = 'text';
+    const e = bestJoin(col(visit, 'visitor_ID'), col(visitor, 'ID'), OPTS);
+    expect(e?.fromColumnId).toBe('visit.visitor_ID');
+    expect(e?.toColumnId).toBe('visitor.ID');
+    // Same values, no name evidence: small integers coincide by chance, text or not.
+    const sensor = makeTable('sensor', { sensor_id: range(1, 50) });
+    expect(bestJoin(col(visit, 'visitor_ID'), col(sensor, 'sensor_id'), OPTS)).toBeNull();
+    // A zero-padded code is a code, not a number.
+    const coded = makeTable('coded', { visitor_ID: range(1, 40).map((i) => String(i).padStart(3, '0')) });
+    expect(bestJoin(col(coded, 'visitor_ID'), col(visitor, 'ID'), OPTS)).toBeNull();
+  });
+
+  it('a key named by an abbreviation of the referring word joins (countries.Continent -> continents.ContId)', () => {
+    const continents = makeTable('continents', { ContId: range(1, 5), Continent: ['america', 'europe', 'asia', 'africa', 'australia'] });
+    const countries = makeTable('countries', { CountryId: range(1, 30), Continent: range(1, 30).map((i) => (i % 5) + 1) });
+    expect(joinTokenEvidence(col(countries, 'Continent'), col(continents, 'ContId'))).toBeGreaterThanOrEqual(OPTS.nameEvidenceMin);
+    const e = bestJoin(col(countries, 'Continent'), col(continents, 'ContId'), OPTS);
+    expect(e?.fromColumnId).toBe('countries.Continent');
+  });
+
+  it('hundreds of short codes contained in a unique key join with no name in common', () => {
+    const r = rng(5);
+    const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    const codes = new Set<string>([...letters]);
+    while (codes.size < 600) codes.add(letters[Math.floor(r() * 26)] + letters[Math.floor(r() * 26)]);
+    const all = [...codes];
+    const economies = makeTable('economies', { code_alpha: all, label: all.map((c) => `economy ${c}`) });
+    const flows = makeTable('flows', { reporter: range(1, 900).map((i) => all[i % 231]) });
+    expect(valueSpecificity(flows.columns[0])).toBeGreaterThanOrEqual(OPTS.specificityMin);
+    const e = bestJoin(col(flows, 'reporter'), col(economies, 'code_alpha'), OPTS);
+    expect(e?.fromColumnId).toBe('flows.reporter');
+    expect(e?.nameSimilarity).toBe(0);
+    // A handful of short codes stays weak evidence.
+    expect(valueSpecificity(makeColumn('t', 'c', 0, ['A', 'B', 'CD', 'E']))).toBeLessThan(OPTS.specificityMin);
+  });
+
+  it('between two same-named tables of different sources the direction depends on content, not on generated ids', () => {
+    const direction = (idA: string, idB: string) => {
+      // Equal scores both ways (same ids, both unique); one table has rows without an id.
+      const a = makeTable(idA, { singer_id: range(1, 30) }, 'singer');
+      const b = makeTable(idB, { singer_id: [...range(1, 30), null, null] }, 'singer');
+      expect(evaluateJoin(col(a, 'singer_id'), col(b, 'singer_id'), OPTS)!.score).toBe(evaluateJoin(col(b, 'singer_id'), col(a, 'singer_id'), OPTS)!.score);
+      const e = bestJoin(col(a, 'singer_id'), col(b, 'singer_id'), OPTS)!;
+      return e.fromColumnId.startsWith(idA) ? 'a->b' : 'b->a';
+    };
+    expect(direction('x1', 'x2')).toBe(direction('x2', 'x1'));
+  });
+});
+
 describe('union rules', () => {
   const r = rng(11);
   const teams = ['red', 'blue', 'green', 'gold', 'black'];

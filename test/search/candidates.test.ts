@@ -108,6 +108,16 @@ describe('candidate syntheses (hand-made two-source lake)', () => {
     for (const t of large.tables.filter((x) => x.role === 'alternate')) expect(large.plan.sql ?? '').not.toContain(t.uri);
   });
 
+  it('reaches a table through a paraphrase of its name (word vectors: bureau ~ department)', async () => {
+    const r = await engine.synthesize('Which bureau does each employee belong to?', { budget: 3 });
+    expect(names(r)).toEqual(['hr/department', 'hr/employee']);
+  });
+
+  it('does not take a word-vector neighbour alone as support ("near" ~ city, "salary" ~ payment)', async () => {
+    const r = await engine.synthesize('What salary is paid near Reykjavik?', { budget: 10 });
+    expect(r.tables).toEqual([]);
+  });
+
   it('answers an off-topic question with no tables and a reason', async () => {
     const r = await engine.synthesize('Which volcanoes erupted near Reykjavik?', { budget: 10 });
     expect(r.tables).toEqual([]);

@@ -13,6 +13,7 @@ import {
   type IntentGraph,
 } from '../intent/index.js';
 import {
+  checkpoint,
   DEFAULT_SEARCH_OPTIONS,
   LakeSnapshot,
   labelTokens,
@@ -31,9 +32,9 @@ export const MAX_BUDGET = 100;
 export const MAX_BEAM = 64;
 
 export interface EngineApi {
-  intentGraph(question: string, opts?: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter }): Promise<IntentResult>;
+  intentGraph(question: string, opts?: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter; signal?: AbortSignal }): Promise<IntentResult>;
   synthesize(question: string, opts?: AskOptions): Promise<SynthesisResult>;
-  explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter }): Promise<ScoreExplanation>;
+  explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter; signal?: AbortSignal }): Promise<ScoreExplanation>;
   /** Drops the in-memory snapshot (call after an ingest or delete). */
   invalidate(): void;
   /** Registers a value function under a name (`AskOptions.valueFunction`). */
@@ -214,6 +215,7 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
 
     async intentGraph(question, opts = {}) {
       checkQuestion(question);
+      await checkpoint(opts.signal);
       return extract(question, await view(opts.allowTable), opts.extractor);
     },
 
@@ -235,11 +237,22 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
         throw new BadInputError(`unknown value function "${opts.valueFunction}"${why}`, { field: 'valueFunction' });
       }
       const v = await view(opts.allowTable);
+      await checkpoint(opts.signal);
       const intent: IntentResult = opts.intent
         ? { graph: v.extractor.ground(parseIntentGraph(opts.intent)), source: 'given', warnings: [], elapsedMs: 0 }
         : await extract(question, v, opts.extractor);
+      await checkpoint(opts.signal);
       const { model, atoms } = await modelFor(intent.graph, v.snapshot);
-      const outcome = await searchSynthesis(model, { budget, beamWidth, valueFunction, question, strategy: opts.strategy ?? 'beam', ...(opts.minGain !== undefined ? { minGain: opts.minGain } : {}) });
+      const outcome = await searchSynthesis(model, {
+        budget,
+        beamWidth,
+        valueFunction,
+        question,
+        strategy: opts.strategy ?? 'beam',
+        signal: opts.signal,
+        ...(opts.minGain !== undefined ? { minGain: opts.minGain } : {}),
+      });
+      await checkpoint(opts.signal);
       const warnings = [...intent.warnings];
       if (v.snapshot.tables.length === 0) warnings.push('the catalog holds no tables you may read: ingest a lake first');
       else if (outcome.tables.length === 0) {
@@ -269,6 +282,7 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
         search: { regionTableIds: outcome.region, stoppedBy: outcome.stoppedBy },
       };
       if (opts.preview && opts.preview > 0 && plan.executable && plan.sql) {
+        await checkpoint(opts.signal);
         const p = await previewFusion(plan, opts.preview);
         result.preview = { columns: p.columns, rows: p.rows };
       }
@@ -278,6 +292,7 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
 
     async explain(args) {
       const v = await view(args.allowTable);
+      await checkpoint(args.signal);
       for (const id of args.tableIds) {
         if (!v.snapshot.tableById.has(id)) throw new NotFoundError(`table ${id} not found`, { field: 'tables' });
       }
@@ -290,7 +305,9 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
         graph = r.graph;
         warnings.push(...r.warnings);
       } else throw new BadInputError('explain needs a question or an intent graph', { field: 'question' });
+      await checkpoint(args.signal);
       const { model, atoms } = await modelFor(graph, v.snapshot);
+      await checkpoint(args.signal);
       const units = model.units(args.tableIds);
       const objective = pieceObjective(units, atoms.length, { prior: model.prior, contentNoise: model.options.contentNoise });
       const ex = explainIgms(objective, units.map((_, i) => i), { atomIds: atoms.map((a) => a.id) });

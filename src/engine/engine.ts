@@ -57,6 +57,11 @@ export interface EngineOptions {
   /** onnxruntime execution provider for the learned model (CUDA falls back to CPU). */
   valueProvider?: 'cpu' | 'cuda';
   log?: (msg: string) => void;
+  /**
+   * Where the snapshot comes from (default: `LakeSnapshot.load(db)`). Pool workers pass the one
+   * the main thread loaded and shipped: they never open the catalog themselves.
+   */
+  loadSnapshot?: () => Promise<LakeSnapshot>;
 }
 
 export interface ValueModelStatus {
@@ -76,7 +81,7 @@ interface View {
  * The GRAFT engine over one catalog: loads the lake graph and embeddings once into memory
  * (reloaded after `invalidate`), and answers questions without touching the database.
  */
-export function createEngine(db: CatalogDatabase, embedder: Embedder, options: EngineOptions = {}): EngineApi {
+export function createEngine(db: CatalogDatabase | null, embedder: Embedder, options: EngineOptions = {}): EngineApi {
   let base: Promise<LakeSnapshot> | null = null;
   const views = new Map<string, Promise<View>>();
   const valueFunctions = new Map<string, ValueFunction>([['heuristic', DEFAULT_SEARCH_OPTIONS.valueFunction]]);
@@ -91,7 +96,7 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
     if (!learned) {
       const generation = learnedGeneration;
       learned = (async (): Promise<ValueModelStatus> => {
-        if ((options.valueModel ?? 'auto') === 'off') return { defaultValueFunction: 'heuristic', model: null, reason: 'learned value model disabled' };
+        if ((options.valueModel ?? 'auto') === 'off' || !db) return { defaultValueFunction: 'heuristic', model: null, reason: 'learned value model disabled' };
         let r;
         try {
           const { loadLearnedValueFunction } = await import('../value/loader.js');
@@ -118,7 +123,8 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
   const loadBase = () => {
     if (!base) {
       base = (async () => {
-        const snap = await LakeSnapshot.load(db);
+        if (!db && !options.loadSnapshot) throw new Error('createEngine without a catalog needs options.loadSnapshot');
+        const snap = options.loadSnapshot ? await options.loadSnapshot() : await LakeSnapshot.load(db!);
         if (isCorpusFitted(embedder)) {
           // Questions must be embedded with the IDF statistics the column vectors were made with.
           embedder.fit(snap.tables.flatMap((t) => t.columns.map((c) => columnEmbeddingText(t.name, c))));

@@ -32,6 +32,7 @@ export interface EnginePoolOptions {
  */
 export class EnginePool {
   private readonly pool: Piscina;
+  readonly threads: number;
   private generation = 0;
   private loaded: Promise<{ generation: number; snapshot: LakeSnapshot; shared: SharedArrayBuffer }> | null = null;
 
@@ -40,7 +41,7 @@ export class EnginePool {
     embedder: EmbedderConfig,
     options: EnginePoolOptions = {},
   ) {
-    const threads = Math.max(1, options.threads ?? availableParallelism());
+    const threads = (this.threads = Math.max(1, options.threads ?? availableParallelism()));
     const filename = new URL(import.meta.url.endsWith('.ts') ? './engineWorker.ts' : './engineWorker.js', import.meta.url).href;
     const workerData: EngineWorkerData = { embedder };
     this.pool = new Piscina({
@@ -51,10 +52,6 @@ export class EnginePool {
       // Run from source (tsx, vitest): the worker needs tsx's loader to import a .ts file.
       execArgv: filename.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [],
     });
-  }
-
-  get threads(): number {
-    return this.pool.threads.length;
   }
 
   invalidate(): void {

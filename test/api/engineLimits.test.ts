@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDatabase } from '../../src/catalog/database.js';
-import { HashedNgramEmbedder } from '../../src/embed/index.js';
-import { createEngine } from '../../src/engine/index.js';
+import { embedderConfigFromEnv, HashedNgramEmbedder } from '../../src/embed/index.js';
+import { createEngine, EnginePool } from '../../src/engine/index.js';
 import { catalogBackends } from '../support/catalogs.js';
 import { buildApiLake, ingestApiLake, startTestServer, type ApiLake, type TestServer } from './support/fixture.js';
 
@@ -73,6 +73,28 @@ describe.each(catalogBackends)('engine request limits on $name', (backend) => {
       expect((await fetch(`${slow.url}/healthz`)).status).toBe(200);
     } finally {
       await slow.close();
+    }
+  });
+
+  it('runs engine calls on the worker pool: answers, times out, and keeps /healthz answering', async () => {
+    const pool = new EnginePool(db, embedderConfigFromEnv({}), { threads: 2 });
+    const pooled = await startTestServer(db, pool, { lakeRoots: [lake.lakesDir] });
+    const tight = await startTestServer(db, pool, { engineTimeoutMs: 1, lakeRoots: [lake.lakesDir] });
+    try {
+      const query = `{ ${aliased(4, 'synthesize(question: "orders by customer region", budget: 30, beamWidth: 32) { id score }')} }`;
+      const [ok, health] = await Promise.all([pooled.gql(query), fetch(`${pooled.url}/healthz`)]);
+      expect(ok.errors).toBeUndefined();
+      expect(health.status).toBe(200);
+      const late = await tight.gql(query);
+      expect(late.errors?.length).toBeGreaterThan(0);
+      expect(late.errors!.every((e) => e.extensions.code === 'TIMEOUT')).toBe(true);
+      // The cancelled calls' workers were freed: the pool still answers.
+      const again = await pooled.gql(query);
+      expect(again.errors).toBeUndefined();
+    } finally {
+      await tight.close();
+      await pooled.close();
+      await pool.close();
     }
   });
 });

@@ -1,22 +1,25 @@
 /**
  * API load benchmark: starts `graft serve` in-process on the catalog at GRAFT_HOME (or --home,
- * or DATABASE_URL) with the real engine, then runs autocannon (default 50 connections, 30 s)
- * against two operations: `synthesize` (rotating over the demo questions) and a catalog page
- * (`tables(first: 50)` with columns and join neighbours). Records throughput, p50/p99 latency,
- * errors (HTTP and GraphQL) and RSS before/after each; writes docs/bench/api.json and the
- * `bench:api` section of docs/BENCHMARKS.md. Loopback traffic only.
+ * or DATABASE_URL) with the real engine (on the worker pool, as `graft serve` runs it; or
+ * in-process with --in-process), then runs three loads AT THE SAME TIME, each from its own
+ * autocannon process (bench/autocannon-client.mjs, so the load generator does not share the
+ * server's event loop): `synthesize` (rotating over the demo questions, --connections, default
+ * 50), a cheap catalog query (`tables(first: 5)`, 10 connections) and `/healthz` (2
+ * connections). Records throughput, p50/p99 latency, errors (HTTP and GraphQL); writes
+ * docs/bench/api.json and the `bench:api` section of docs/BENCHMARKS.md. Loopback traffic only.
  *
  *   npm run bench:api                         # = npx tsx bench/api-load.ts
- *   npx tsx bench/api-load.ts [--home DIR] [--demo] [--duration 30] [--connections 50] [--no-write]
+ *   npx tsx bench/api-load.ts [--home DIR] [--demo] [--duration 60] [--connections 50] [--in-process] [--no-write]
  *
  * --demo builds and ingests the demo lake into the catalog first when it holds no tables.
- * Load generator and server share the process (and its cores): figures are a floor.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { buildDemoLake, DEMO_LAKE_GOLD } from '../scripts/build-demo-lake.js';
 import { createApiToken, createServer } from '../src/api/index.js';
@@ -24,29 +27,24 @@ import { gitCommit, machineInfo } from '../src/bench/machine.js';
 import { markdownTable, replaceMarkedSection } from '../src/bench/markdown.js';
 import { graftHome, openCatalog } from '../src/catalog/index.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
-import { createEngine } from '../src/engine/index.js';
+import { createEngine, EnginePool } from '../src/engine/index.js';
 import { ingestLake } from '../src/ingest/index.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number; average: number; max: number };
-  throughput: { average: number };
   errors: number;
   timeouts: number;
   non2xx: number;
-  duration: number;
 }
-type AutocannonRequest = { method: string; path: string; headers: Record<string, string>; body: string; onResponse?: (status: number, body: string) => void };
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: AutocannonRequest[];
-  timeout?: number;
-}) => Promise<AutocannonResult>;
+type LoadRequest = { method: string; path: string; headers: Record<string, string>; body?: string };
 
-// autocannon ships no types; it is only ever called as below.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+const client = path.join(path.dirname(fileURLToPath(import.meta.url)), 'autocannon-client.mjs');
+/** One autocannon run in a child process (see bench/autocannon-client.mjs). */
+async function load(job: { url: string; connections: number; duration: number; requests: LoadRequest[] }): Promise<{ result: AutocannonResult; graphqlErrors: number }> {
+  const { stdout } = await promisify(execFile)(process.execPath, [client, JSON.stringify(job)], { maxBuffer: 64 * 2 ** 20 });
+  return JSON.parse(stdout) as { result: AutocannonResult; graphqlErrors: number };
+}
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -56,7 +54,7 @@ const opt = (name: string, fallback: string) => {
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
 };
 const home = path.resolve(opt('home', graftHome()));
-const durationS = Number(opt('duration', '30'));
+const durationS = Number(opt('duration', '60'));
 const connections = Number(opt('connections', '50'));
 const write = !flag('no-write');
 
@@ -81,9 +79,10 @@ if (tables === 0) {
 const gold = JSON.parse(readFileSync(DEMO_LAKE_GOLD, 'utf8')) as { questions: { question: string }[] };
 const questions = gold.questions.slice(0, 5).map((q) => q.question);
 
+const pool = flag('in-process') ? null : new EnginePool(db, embedderConfigFromEnv(process.env));
 const server = await createServer({
   db,
-  engine: createEngine(db, embedder),
+  engine: pool ?? createEngine(db, embedder),
   embedder,
   // Per-request info logs would measure pino, not the API.
   logger: pino({ level: 'warn' }),
@@ -94,55 +93,46 @@ const token = await createApiToken(db, { name: `bench-${Date.now()}`, grants: ['
 const headers = { 'content-type': 'application/json', authorization: `Bearer ${token.secret}` };
 
 const SYNTHESIZE = 'query($q: String!) { synthesize(question: $q, budget: 10) { id score sql tables { id name role } joinSteps { score } } }';
-const CATALOG = '{ tables(first: 50) { totalCount edges { node { id name rowCount columns { name logicalType } joinable { tableName score } } } } }';
+const CATALOG = '{ tables(first: 5) { totalCount edges { node { id name rowCount } } } }';
 
+const post = (body: string): LoadRequest => ({ method: 'POST', path: '/graphql', headers, body });
 const scenarios = [
-  { name: 'synthesize', bodies: questions.map((q) => JSON.stringify({ query: SYNTHESIZE, variables: { q } })) },
-  { name: 'catalog page (tables first: 50 + columns + joinable)', bodies: [JSON.stringify({ query: CATALOG })] },
+  { name: 'synthesize', connections, requests: questions.map((q) => post(JSON.stringify({ query: SYNTHESIZE, variables: { q } }))) },
+  { name: 'catalog query (tables first: 5)', connections: 10, requests: [post(JSON.stringify({ query: CATALOG }))] },
+  { name: '/healthz', connections: 2, requests: [{ method: 'GET', path: '/healthz', headers: {} }] },
 ];
 
 const loadAverageAtStart = os.loadavg().map((x) => round(x, 2));
-const results = [];
+const rssBefore = rssMiB();
+let results;
 try {
+  // Warm up (engine snapshot in every worker, query plans) and make sure each operation succeeds.
   for (const s of scenarios) {
-    // Warm up (engine snapshot, query plans) and make sure the operation actually succeeds.
-    for (const body of s.bodies) {
-      const r = await fetch(`${url}/graphql`, { method: 'POST', headers, body });
-      const text = await r.text();
-      if (r.status !== 200 || text.includes('"errors"')) throw new Error(`${s.name}: warm-up request failed (${r.status}): ${text.slice(0, 500)}`);
+    for (const r of [...s.requests, ...s.requests, ...s.requests]) {
+      const res = await fetch(`${url}${r.path}`, { method: r.method, headers: r.headers, body: r.body });
+      const text = await res.text();
+      if (res.status !== 200 || text.includes('"errors"')) throw new Error(`${s.name}: warm-up request failed (${res.status}): ${text.slice(0, 500)}`);
     }
-    let graphqlErrors = 0;
-    const rssBefore = rssMiB();
-    process.stderr.write(`${s.name}: ${connections} connections for ${durationS} s ...\n`);
-    const r = await autocannon({
-      url,
-      connections,
-      duration: durationS,
-      timeout: 60,
-      requests: s.bodies.map((body) => ({
-        method: 'POST',
-        path: '/graphql',
-        headers,
-        body,
-        onResponse: (_status: number, resBody: string) => {
-          if (resBody.includes('"errors"')) graphqlErrors++;
-        },
-      })),
-    });
-    results.push({
+  }
+  process.stderr.write(`${scenarios.map((s) => `${s.name} x ${s.connections}`).join(', ')}: together for ${durationS} s ...\n`);
+  const runs = await Promise.all(scenarios.map((s) => load({ url, connections: s.connections, duration: durationS, requests: s.requests })));
+  results = scenarios.map((s, i) => {
+    const r = runs[i].result;
+    return {
       scenario: s.name,
+      connections: s.connections,
       requestsPerSecond: round(r.requests.average),
       requests: r.requests.total,
       latencyMs: { p50: r.latency.p50, p99: r.latency.p99, average: round(r.latency.average), max: r.latency.max },
       errors: r.errors,
       timeouts: r.timeouts,
       non2xx: r.non2xx,
-      graphqlErrors,
-      rssMiB: { before: rssBefore, after: rssMiB() },
-    });
-  }
+      graphqlErrors: runs[i].graphqlErrors,
+    };
+  });
 } finally {
   await server.shutdown('bench done');
+  await pool?.close();
   await db.prisma.apiToken.update({ where: { id: token.id }, data: { revokedAt: new Date() } }).catch(() => {});
   await db.close();
   await embedder.close?.();
@@ -153,7 +143,9 @@ const report = {
   catalog: db.description,
   tables,
   embedder: embedder.id,
+  engine: pool ? `worker pool, ${pool.threads} threads` : 'in-process',
   connections,
+  rssMiB: { before: rssBefore, after: rssMiB() },
   durationSeconds: durationS,
   questions,
   results,
@@ -161,7 +153,7 @@ const report = {
   machine: machineInfo(),
   commit: gitCommit(repo),
   measuredAt: new Date().toISOString(),
-  command: 'npm run bench:api   # npx tsx bench/api-load.ts',
+  command: `npm run bench:api -- --duration ${durationS}${pool ? '' : ' --in-process'}   # npx tsx bench/api-load.ts`,
 };
 console.log(JSON.stringify(report, null, 2));
 if (write) {
@@ -174,18 +166,15 @@ if (write) {
 
 function markdown(r: typeof report): string {
   return [
-    `## API load: \`graft serve\`, ${r.connections} connections x ${r.durationSeconds} s per operation`,
+    `## API load: \`graft serve\`, synthesize (${r.connections} connections), a catalog query and /healthz at the same time for ${r.durationSeconds} s`,
     '',
     markdownTable(
-      ['operation', 'req/s', 'p50 (ms)', 'p99 (ms)', 'requests', 'errors (HTTP / GraphQL / timeouts)', 'RSS before -> after (MiB)'],
-      r.results.map((x) => [
-        x.scenario, x.requestsPerSecond, x.latencyMs.p50, x.latencyMs.p99, x.requests,
-        `${x.errors + x.non2xx} / ${x.graphqlErrors} / ${x.timeouts}`, `${x.rssMiB.before} -> ${x.rssMiB.after}`,
-      ]),
+      ['operation', 'connections', 'req/s', 'p50 (ms)', 'p99 (ms)', 'requests', 'errors (HTTP / GraphQL / timeouts)'],
+      (r.results ?? []).map((x) => [x.scenario, x.connections, x.requestsPerSecond, x.latencyMs.p50, x.latencyMs.p99, x.requests, `${x.errors + x.non2xx} / ${x.graphqlErrors} / ${x.timeouts}`]),
     ),
     '',
-    `Catalog: ${r.catalog}, ${r.tables} tables, embedder \`${r.embedder}\`; real engine, token auth, production error mode, ` +
-      'logs at warn. autocannon runs in the server process (same cores): the figures are a floor.',
+    `Catalog: ${r.catalog}, ${r.tables} tables, embedder \`${r.embedder}\`; engine ${r.engine}; token auth, production error mode, ` +
+      `logs at warn; server RSS ${r.rssMiB.before} -> ${r.rssMiB.after} MiB. Each load runs in its own autocannon process, on the same cores as the server.`,
     '',
     `Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, ${r.machine.os}, node ${r.machine.node}; ` +
       `load average at start ${r.loadAverageAtStart.join(' / ')} (other work on the machine skews the figures). Commit \`${r.commit}\`, measured ${r.measuredAt}.`,

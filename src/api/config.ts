@@ -16,6 +16,8 @@ export interface ApiLimits {
   /** Page size when `first` is not given. */
   defaultFirst: number;
   maxQuestionLength: number;
+  /** Most engine fields (synthesize, explainScore, intentGraph) one operation may hold, aliases counted. */
+  maxEngineFields: number;
 }
 
 export interface ApiConfig {
@@ -43,6 +45,7 @@ export const DEFAULT_LIMITS: ApiLimits = {
   maxFirst: 500,
   defaultFirst: 50,
   maxQuestionLength: 2_000,
+  maxEngineFields: 4,
 };
 
 type Env = Record<string, string | undefined>;
@@ -82,7 +85,8 @@ export function isProduction(env: Env = process.env): boolean {
  *   `$GRAFT_HOME/demo-lake` (`.graft/demo-lake`).
  * - GRAFT_INTROSPECTION: default on, off in production.
  * - GRAFT_SYNTHESIZE_TIMEOUT_MS (10000), GRAFT_BODY_LIMIT_BYTES (1 MiB), GRAFT_SHUTDOWN_GRACE_MS
- *   (10000), GRAFT_MAX_DEPTH (10), GRAFT_MAX_COMPLEXITY (20000).
+ *   (10000), GRAFT_MAX_DEPTH (10), GRAFT_MAX_COMPLEXITY (20000), GRAFT_MAX_ENGINE_FIELDS (4:
+ *   engine fields per operation).
  */
 export function apiConfigFromEnv(env: Env = process.env, cwd = process.cwd()): ApiConfig {
   const production = isProduction(env);
@@ -104,6 +108,7 @@ export function apiConfigFromEnv(env: Env = process.env, cwd = process.cwd()): A
       ...DEFAULT_LIMITS,
       maxDepth: positiveInt(env, 'GRAFT_MAX_DEPTH', DEFAULT_LIMITS.maxDepth),
       maxComplexity: positiveInt(env, 'GRAFT_MAX_COMPLEXITY', DEFAULT_LIMITS.maxComplexity),
+      maxEngineFields: positiveInt(env, 'GRAFT_MAX_ENGINE_FIELDS', DEFAULT_LIMITS.maxEngineFields),
     },
   };
 }

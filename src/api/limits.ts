@@ -22,7 +22,10 @@ import { ApiErrorCode } from './errors.js';
  *   not counted, introspection is governed by its own switch);
  * - complexity (graphql-query-complexity): every field costs 1 plus its children; a field with
  *   a `first` argument (connections, searchColumns) costs `first` x its children; an unpaged
- *   list of objects costs LIST_MULTIPLIER x its children; engine calls carry a fixed surcharge.
+ *   list of objects costs LIST_MULTIPLIER x its children; engine calls carry a surcharge that
+ *   grows with the work they ask for (`engineCost`);
+ * - engine fields: at most `maxEngineFields` engine root fields (aliases counted) per operation,
+ *   since each runs a search the complexity of its selection says nothing about.
  *
  * Both reject with BAD_USER_INPUT (HTTP 400) and say which limit was hit in `extensions.limit`.
  */
@@ -39,7 +42,26 @@ export const ROOT_SURCHARGE: Record<string, number> = {
   ingest: 50,
 };
 
-function limitError(message: string, limit: 'depth' | 'complexity', max: number, actual: number): GraphQLError {
+/** Root fields that run the engine: capped per operation. */
+export const ENGINE_FIELDS = new Set(['synthesize', 'explainScore', 'intentGraph']);
+
+/**
+ * The surcharge of an engine field from what it asks for: a beam search evaluates about
+ * budget x beamWidth states (each scored against every atom); an explanation builds one unit
+ * per table and compares every pair (leave-one-out, redundancy).
+ */
+export function engineCost(field: string, args: Record<string, unknown>): number {
+  const base = ROOT_SURCHARGE[field] ?? 0;
+  const int = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d);
+  if (field === 'synthesize') return base + 4 * int(args.budget, 10) * int(args.beamWidth, 4) + int(args.preview, 0);
+  if (field === 'explainScore') {
+    const n = Array.isArray(args.tables) ? args.tables.length : 1;
+    return base + 10 * n + n * n;
+  }
+  return base;
+}
+
+function limitError(message: string, limit: 'depth' | 'complexity' | 'engineFields', max: number, actual: number): GraphQLError {
   return new GraphQLError(message, {
     extensions: { code: ApiErrorCode.BAD_USER_INPUT, limit, max, actual, http: { status: 400 } },
   });
@@ -81,7 +103,7 @@ export function queryDepth(document: DocumentNode, operationName?: string | null
 /** Cost model described above; `defaultFirst` prices a paged field called without `first`. */
 export function costEstimator(defaultFirst: number): ComplexityEstimator {
   return ({ type, field, args, childComplexity }) => {
-  const surcharge = type.name === 'Query' || type.name === 'Mutation' ? (ROOT_SURCHARGE[field.name] ?? 0) : 0;
+  const surcharge = type.name === 'Query' || type.name === 'Mutation' ? engineCost(field.name, args) : 0;
   const paged = field.args.some((a) => a.name === 'first');
   if (paged) {
     const first = typeof args.first === 'number' && args.first >= 0 ? args.first : defaultFirst;
@@ -94,6 +116,34 @@ export function costEstimator(defaultFirst: number): ComplexityEstimator {
   if (objectList && field.name !== 'edges') return 1 + surcharge + LIST_MULTIPLIER * childComplexity;
   return 1 + surcharge + childComplexity;
   };
+}
+
+/** Engine root fields of the operation, each alias counted (fragments at the root followed). */
+export function engineFieldCount(document: DocumentNode, operationName?: string | null): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  const operations: OperationDefinitionNode[] = [];
+  for (const d of document.definitions) {
+    if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+    else if (d.kind === Kind.OPERATION_DEFINITION) operations.push(d);
+  }
+  const op = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  if (!op) return 0;
+  const count = (set: SelectionSetNode, visiting: Set<string>): number => {
+    let n = 0;
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) n += ENGINE_FIELDS.has(sel.name.value) ? 1 : 0;
+      else if (sel.kind === Kind.INLINE_FRAGMENT) n += count(sel.selectionSet, visiting);
+      else {
+        const frag = fragments.get(sel.name.value);
+        if (!frag || visiting.has(sel.name.value)) continue;
+        visiting.add(sel.name.value);
+        n += count(frag.selectionSet, visiting);
+        visiting.delete(sel.name.value);
+      }
+    }
+    return n;
+  };
+  return count(op.selectionSet, new Set());
 }
 
 export function measureComplexity(
@@ -120,6 +170,15 @@ export function limitsPlugin(schema: GraphQLSchema, limits: ApiLimits): ApolloSe
           const depth = queryDepth(document, operationName);
           if (depth > limits.maxDepth) {
             throw limitError(`query depth ${depth} exceeds the limit of ${limits.maxDepth}`, 'depth', limits.maxDepth, depth);
+          }
+          const engineFields = engineFieldCount(document, operationName);
+          if (engineFields > limits.maxEngineFields) {
+            throw limitError(
+              `the operation holds ${engineFields} engine fields (synthesize, explainScore, intentGraph); at most ${limits.maxEngineFields} are allowed (GRAFT_MAX_ENGINE_FIELDS)`,
+              'engineFields',
+              limits.maxEngineFields,
+              engineFields,
+            );
           }
           let complexity: number;
           try {

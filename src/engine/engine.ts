@@ -13,6 +13,7 @@ import {
   type IntentGraph,
 } from '../intent/index.js';
 import {
+  checkpoint,
   DEFAULT_SEARCH_OPTIONS,
   LakeSnapshot,
   labelTokens,
@@ -31,9 +32,9 @@ export const MAX_BUDGET = 100;
 export const MAX_BEAM = 64;
 
 export interface EngineApi {
-  intentGraph(question: string, opts?: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter }): Promise<IntentResult>;
+  intentGraph(question: string, opts?: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter; signal?: AbortSignal }): Promise<IntentResult>;
   synthesize(question: string, opts?: AskOptions): Promise<SynthesisResult>;
-  explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter }): Promise<ScoreExplanation>;
+  explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter; signal?: AbortSignal }): Promise<ScoreExplanation>;
   /** Drops the in-memory snapshot (call after an ingest or delete). */
   invalidate(): void;
   /** Registers a value function under a name (`AskOptions.valueFunction`). */
@@ -56,6 +57,11 @@ export interface EngineOptions {
   /** onnxruntime execution provider for the learned model (CUDA falls back to CPU). */
   valueProvider?: 'cpu' | 'cuda';
   log?: (msg: string) => void;
+  /**
+   * Where the snapshot comes from (default: `LakeSnapshot.load(db)`). Pool workers pass the one
+   * the main thread loaded and shipped: they never open the catalog themselves.
+   */
+  loadSnapshot?: () => Promise<LakeSnapshot>;
 }
 
 export interface ValueModelStatus {
@@ -75,7 +81,7 @@ interface View {
  * The GRAFT engine over one catalog: loads the lake graph and embeddings once into memory
  * (reloaded after `invalidate`), and answers questions without touching the database.
  */
-export function createEngine(db: CatalogDatabase, embedder: Embedder, options: EngineOptions = {}): EngineApi {
+export function createEngine(db: CatalogDatabase | null, embedder: Embedder, options: EngineOptions = {}): EngineApi {
   let base: Promise<LakeSnapshot> | null = null;
   const views = new Map<string, Promise<View>>();
   const valueFunctions = new Map<string, ValueFunction>([['heuristic', DEFAULT_SEARCH_OPTIONS.valueFunction]]);
@@ -90,7 +96,7 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
     if (!learned) {
       const generation = learnedGeneration;
       learned = (async (): Promise<ValueModelStatus> => {
-        if ((options.valueModel ?? 'auto') === 'off') return { defaultValueFunction: 'heuristic', model: null, reason: 'learned value model disabled' };
+        if ((options.valueModel ?? 'auto') === 'off' || !db) return { defaultValueFunction: 'heuristic', model: null, reason: 'learned value model disabled' };
         let r;
         try {
           const { loadLearnedValueFunction } = await import('../value/loader.js');
@@ -117,7 +123,8 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
   const loadBase = () => {
     if (!base) {
       base = (async () => {
-        const snap = await LakeSnapshot.load(db);
+        if (!db && !options.loadSnapshot) throw new Error('createEngine without a catalog needs options.loadSnapshot');
+        const snap = options.loadSnapshot ? await options.loadSnapshot() : await LakeSnapshot.load(db!);
         if (isCorpusFitted(embedder)) {
           // Questions must be embedded with the IDF statistics the column vectors were made with.
           embedder.fit(snap.tables.flatMap((t) => t.columns.map((c) => columnEmbeddingText(t.name, c))));
@@ -214,6 +221,7 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
 
     async intentGraph(question, opts = {}) {
       checkQuestion(question);
+      await checkpoint(opts.signal);
       return extract(question, await view(opts.allowTable), opts.extractor);
     },
 
@@ -235,11 +243,22 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
         throw new BadInputError(`unknown value function "${opts.valueFunction}"${why}`, { field: 'valueFunction' });
       }
       const v = await view(opts.allowTable);
+      await checkpoint(opts.signal);
       const intent: IntentResult = opts.intent
         ? { graph: v.extractor.ground(parseIntentGraph(opts.intent)), source: 'given', warnings: [], elapsedMs: 0 }
         : await extract(question, v, opts.extractor);
+      await checkpoint(opts.signal);
       const { model, atoms } = await modelFor(intent.graph, v.snapshot);
-      const outcome = await searchSynthesis(model, { budget, beamWidth, valueFunction, question, strategy: opts.strategy ?? 'beam', ...(opts.minGain !== undefined ? { minGain: opts.minGain } : {}) });
+      const outcome = await searchSynthesis(model, {
+        budget,
+        beamWidth,
+        valueFunction,
+        question,
+        strategy: opts.strategy ?? 'beam',
+        signal: opts.signal,
+        ...(opts.minGain !== undefined ? { minGain: opts.minGain } : {}),
+      });
+      await checkpoint(opts.signal);
       const warnings = [...intent.warnings];
       if (v.snapshot.tables.length === 0) warnings.push('the catalog holds no tables you may read: ingest a lake first');
       else if (outcome.tables.length === 0) {
@@ -269,6 +288,7 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
         search: { regionTableIds: outcome.region, stoppedBy: outcome.stoppedBy },
       };
       if (opts.preview && opts.preview > 0 && plan.executable && plan.sql) {
+        await checkpoint(opts.signal);
         const p = await previewFusion(plan, opts.preview);
         result.preview = { columns: p.columns, rows: p.rows };
       }
@@ -278,6 +298,7 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
 
     async explain(args) {
       const v = await view(args.allowTable);
+      await checkpoint(args.signal);
       for (const id of args.tableIds) {
         if (!v.snapshot.tableById.has(id)) throw new NotFoundError(`table ${id} not found`, { field: 'tables' });
       }
@@ -290,7 +311,9 @@ export function createEngine(db: CatalogDatabase, embedder: Embedder, options: E
         graph = r.graph;
         warnings.push(...r.warnings);
       } else throw new BadInputError('explain needs a question or an intent graph', { field: 'question' });
+      await checkpoint(args.signal);
       const { model, atoms } = await modelFor(graph, v.snapshot);
+      await checkpoint(args.signal);
       const units = model.units(args.tableIds);
       const objective = pieceObjective(units, atoms.length, { prior: model.prior, contentNoise: model.options.contentNoise });
       const ex = explainIgms(objective, units.map((_, i) => i), { atomIds: atoms.map((a) => a.id) });

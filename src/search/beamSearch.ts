@@ -1,3 +1,4 @@
+import { checkpoint } from './cancel.js';
 import type { Region } from './region.js';
 import { COPY_REDUNDANCY } from './rerank.js';
 import type { SynthesisModel } from './synthesisModel.js';
@@ -11,6 +12,8 @@ export interface BeamOptions {
   shardThreshold: number;
   /** Most actions scored per state (cheapest prior first), bounding work per step. */
   maxActionsPerState: number;
+  /** Checked (and the event loop given a turn) before each beam depth. */
+  signal?: AbortSignal;
 }
 
 export interface BeamResult {
@@ -39,6 +42,7 @@ export async function beamSearch(model: SynthesisModel, region: Region, valueFn:
   for (const s of beam) seen.set(keyOf(s.tables), s);
 
   for (let depth = 1; depth < opts.budget && beam.length > 0; depth++) {
+    await checkpoint(opts.signal);
     const candidates: { state: SearchState; action: SearchAction; q: number }[] = [];
     const frontier = beam.map((state) => ({ state, actions: admissibleActions(model, state, ctx, opts) })).filter((f) => f.actions.length > 0);
     // A value function that can batch scores the whole beam step at once (one inference call).

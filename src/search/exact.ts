@@ -1,3 +1,4 @@
+import { checkpoint } from './cancel.js';
 import type { SynthesisModel } from './synthesisModel.js';
 
 export interface ExactOptions {
@@ -6,6 +7,8 @@ export interface ExactOptions {
   minGain: number;
   /** Most tables enumerated over (the most relevant of the region). */
   maxTables: number;
+  /** Checked (and the event loop given a turn) before the sets grown from each start. */
+  signal?: AbortSignal;
 }
 
 export interface ExactResult {
@@ -20,7 +23,7 @@ export interface ExactResult {
  * budget and returns the one maximising U(S) − minGain·|S|. Exponential: for small regions,
  * tests, and as an optimum to check the beam search against.
  */
-export function exactSearch(model: SynthesisModel, candidates: readonly string[], opts: ExactOptions): ExactResult {
+export async function exactSearch(model: SynthesisModel, candidates: readonly string[], opts: ExactOptions): Promise<ExactResult> {
   const pool = candidates.slice(0, opts.maxTables);
   const index = new Map(pool.map((id, i) => [id, i]));
   const adj = pool.map((id) => model.snapshot.neighbours(id).map((n) => index.get(n.tableId)).filter((i): i is number => i !== undefined));
@@ -49,10 +52,11 @@ export function exactSearch(model: SynthesisModel, candidates: readonly string[]
       members[n] = 0;
     }
   };
-  pool.forEach((_, i) => {
+  for (let i = 0; i < pool.length; i++) {
+    await checkpoint(opts.signal);
     const members = new Uint8Array(pool.length);
     members[i] = 1;
     grow([i], members, new Set(adj[i]), i);
-  });
+  }
   return best;
 }

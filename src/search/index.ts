@@ -7,3 +7,4 @@ export { beamSearch, admissibleActions, type BeamOptions, type BeamResult } from
 export { lazyRerank, type RerankOptions, type RerankResult } from './rerank.js';
 export { exactSearch, type ExactOptions, type ExactResult } from './exact.js';
 export { searchSynthesis, DEFAULT_SEARCH_OPTIONS, type SearchOptions, type SearchOutcome, type SearchedTable, type SearchedRole } from './search.js';
+export { checkpoint } from './cancel.js';

@@ -1,4 +1,5 @@
 import { beamSearch } from './beamSearch.js';
+import { checkpoint } from './cancel.js';
 import { chooseSynthesis } from './candidates.js';
 import { LexicalIndex, QuestionRecall } from './recall.js';
 import { exactSearch } from './exact.js';
@@ -23,6 +24,8 @@ export interface SearchOptions {
   rerankStarts: number;
   /** The question's text: the recall stage reads it (empty: the intent's labels only). */
   question: string;
+  /** Cancels the search: checked between beam depths, rerank starts and exact-search starts. */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
@@ -83,7 +86,7 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
   if (opts.strategy === 'exact') {
     if (region.seeds.length === 0) return { ...empty, stoppedBy: 'no-anchors' };
     const ranked = [...region.tables].sort((a, b) => (region.relevance.get(b) ?? 0) - (region.relevance.get(a) ?? 0) || model.snapshot.compare(a, b));
-    const r = exactSearch(model, ranked, { budget, minGain: opts.minGain, maxTables: opts.exactMaxTables });
+    const r = await exactSearch(model, ranked, { budget, minGain: opts.minGain, maxTables: opts.exactMaxTables, signal: opts.signal });
     const realisations = model.realisations(r.tables);
     return {
       tables: describeRoles(model, r.tables, realisations, greedyOrderGains(model, r.tables), opts.shardThreshold),
@@ -107,6 +110,7 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
       lookaheadHops: opts.lookaheadHops,
       shardThreshold: opts.shardThreshold,
       maxActionsPerState: opts.maxActionsPerState,
+      signal: opts.signal,
     });
     const pool = [...new Set(beam.states.flatMap((s) => s.tables))];
     // Greedy from one start can be trapped in a corner of the lake graph (the best single table
@@ -117,8 +121,10 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
       .sort((a, b) => b.u - a.u || model.snapshot.compare(a.id, b.id))
       .slice(0, opts.rerankStarts)
       .map((x) => x.id);
+    await checkpoint(opts.signal);
     let r = lazyRerank(model, pool, { budget, minGain: opts.minGain, shardThreshold: opts.shardThreshold, start: starts[0] });
     for (const start of starts.slice(1)) {
+      await checkpoint(opts.signal);
       const alt = lazyRerank(model, pool, { budget, minGain: opts.minGain, shardThreshold: opts.shardThreshold, start });
       if (alt.utility - opts.minGain * alt.tables.length > r.utility - opts.minGain * r.tables.length + 1e-12) r = alt;
     }
@@ -128,6 +134,7 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
 
   // The question's own words: candidates grown from the recall stage compete with the intent's
   // answer as whole syntheses; the core is the one that accounts for most of the question.
+  await checkpoint(opts.signal);
   const labels = model.atoms.filter((a) => a.kind !== 'relation').map((a) => a.label).join(' ');
   const recall = new QuestionRecall(LexicalIndex.of(model.snapshot), opts.question.trim() !== '' ? opts.question : labels);
   const choice = chooseSynthesis(model, recall, { budget, shardThreshold: opts.shardThreshold, extra: igmsAnswer.length > 0 ? [igmsAnswer] : [] });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { startServer } from '../../api/index.js';
-import { createEngine } from '../../engine/index.js';
+import { embedderConfigFromEnv } from '../../embed/index.js';
+import { createEngine, EnginePool } from '../../engine/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { openContext } from '../context.js';
@@ -8,6 +9,14 @@ import { openContext } from '../context.js';
 function portArg(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new BadInputError(`--port must be an integer in 0..65535, not '${v}'`);
+  return n;
+}
+
+/** GRAFT_ENGINE_WORKERS: unset -> null (one per core), 0 -> in-process, n -> n threads. */
+function engineWorkers(v: string | undefined): number | null {
+  if (v === undefined || v.trim() === '') return null;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 256) throw new BadInputError(`GRAFT_ENGINE_WORKERS must be an integer in 0..256, not '${v}'`, { variable: 'GRAFT_ENGINE_WORKERS' });
   return n;
 }
 
@@ -26,19 +35,27 @@ export function registerServeCommand(program: Command): void {
       const ctx = await openContext();
       try {
         const value = valueConfigFromEnv(process.env);
-        const engine = createEngine(ctx.db, ctx.embedder, { valueModel: value.valueModel, valueProvider: value.provider, log: (m) => process.stderr.write(`graft serve: ${m}\n`) });
+        const local = createEngine(ctx.db, ctx.embedder, { valueModel: value.valueModel, valueProvider: value.provider, log: (m) => process.stderr.write(`graft serve: ${m}\n`) });
+        const status = await local.valueModel();
+        // Engine calls run on a worker pool (off the event loop) unless GRAFT_ENGINE_WORKERS=0;
+        // the pool's workers score with the heuristic, so a learned value model keeps the engine in-process.
+        const workers = engineWorkers(process.env.GRAFT_ENGINE_WORKERS);
+        const pool = workers !== 0 && !status.model ? new EnginePool(ctx.db, embedderConfigFromEnv(process.env), { threads: workers ?? undefined }) : null;
         const server = await startServer({
           db: ctx.db,
-          engine,
+          engine: pool ?? local,
           embedder: ctx.embedder,
           port: opts.port,
           host: opts.host,
           closeDatabase: true,
           onStopped: async () => {
+            await pool?.close();
             await ctx.embedder.close?.();
           },
         });
-        const status = await engine.valueModel();
+        process.stderr.write(
+          `graft serve: engine ${pool ? `on ${pool.threads} worker threads` : status.model ? 'in-process (learned value model)' : 'in-process (GRAFT_ENGINE_WORKERS=0)'}\n`,
+        );
         process.stderr.write(
           `graft serve: value function ${status.defaultValueFunction}${status.model ? ` (model ${status.model.id}, ${status.provider})` : status.reason ? ` (${status.reason})` : ''}\n`,
         );

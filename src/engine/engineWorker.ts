@@ -1,0 +1,56 @@
+import { workerData } from 'node:worker_threads';
+import { createEmbedder, type EmbedderConfig } from '../embed/index.js';
+import type { IntentGraph } from '../intent/index.js';
+import { GraftError } from '../util/errors.js';
+import { createEngine, type EngineApi } from './engine.js';
+import { decodeSnapshot } from './snapshotTransfer.js';
+import type { AskOptions, TableFilter } from './types.js';
+
+/**
+ * One engine pool worker (see pool.ts). It holds the engine over the snapshot of the newest
+ * catalog generation it was sent, never opens the catalog, and answers one engine call per task.
+ */
+export interface EngineWorkerData {
+  embedder: EmbedderConfig;
+}
+
+/** What crosses the thread boundary: plain data (a grant becomes the list of visible table ids). */
+export type EngineTask =
+  | ({ kind: 'synthesize'; question: string; opts: Omit<AskOptions, 'allowTable' | 'signal'> } & TaskBase)
+  | ({ kind: 'explain'; args: { question?: string; intent?: IntentGraph; tableIds: string[] } } & TaskBase)
+  | ({ kind: 'intentGraph'; question: string; opts: { extractor?: 'offline' | 'llm' } } & TaskBase);
+
+interface TaskBase {
+  generation: number;
+  snapshot: SharedArrayBuffer;
+  /** Table ids the caller may see; null: all. */
+  visible: string[] | null;
+}
+
+/** A GraftError does not survive structured cloning as itself: it travels as its fields. */
+export type EngineTaskResult = { ok: unknown } | { error: { code: string; message: string; details: Record<string, unknown>; name: string } };
+
+const embedder = createEmbedder((workerData as EngineWorkerData).embedder);
+let current: { generation: number; engine: EngineApi } | null = null;
+
+function engineFor(task: TaskBase): EngineApi {
+  if (current?.generation !== task.generation) {
+    const snapshot = decodeSnapshot(task.snapshot);
+    current = { generation: task.generation, engine: createEngine(null, embedder, { valueModel: 'off', loadSnapshot: async () => snapshot }) };
+  }
+  return current.engine;
+}
+
+export default async function runEngineTask(task: EngineTask): Promise<EngineTaskResult> {
+  const engine = engineFor(task);
+  const ids = task.visible ? new Set(task.visible) : null;
+  const allowTable: TableFilter | undefined = ids ? (t) => ids.has(t.id) : undefined;
+  try {
+    if (task.kind === 'synthesize') return { ok: await engine.synthesize(task.question, { ...task.opts, allowTable }) };
+    if (task.kind === 'explain') return { ok: await engine.explain({ ...task.args, allowTable }) };
+    return { ok: await engine.intentGraph(task.question, { ...task.opts, allowTable }) };
+  } catch (err) {
+    if (err instanceof GraftError) return { error: { code: err.code, message: err.message, details: err.details, name: err.name } };
+    throw err;
+  }
+}

@@ -1,0 +1,109 @@
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { CatalogDatabase } from '../catalog/database.js';
+import type { EmbedderConfig } from '../embed/index.js';
+import type { IntentGraph } from '../intent/index.js';
+import { LakeSnapshot } from '../search/index.js';
+import { ErrorCode, GraftError } from '../util/errors.js';
+import type { EngineTask, EngineTaskResult, EngineWorkerData } from './engineWorker.js';
+import { encodeSnapshot } from './snapshotTransfer.js';
+import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from './types.js';
+
+export interface EnginePoolOptions {
+  /** Worker threads (default: the machine's cores). */
+  threads?: number;
+}
+
+/**
+ * The engine run off the event loop: engine calls go to a piscina pool of worker threads, so a
+ * long search never blocks the server (health probes, cheap catalog queries keep answering).
+ *
+ * The main thread is the only one that reads the catalog (PGlite is in-process and single-
+ * process): it loads the snapshot, encodes it once into a SharedArrayBuffer (snapshotTransfer.ts)
+ * and hands that buffer to every task; `invalidate` (ingest, delete, grants) bumps the generation
+ * so each worker decodes the new one on its next task. A grant is sent as the visible table ids.
+ * An aborted call (AskOptions.signal) is cancelled by piscina: a queued task is dropped, a
+ * running one's worker is terminated and replaced, which frees it at once.
+ *
+ * Workers answer with the heuristic value function; the learned one stays with the in-process
+ * engine (`createEngine`).
+ */
+export class EnginePool {
+  private readonly pool: Piscina;
+  readonly threads: number;
+  private generation = 0;
+  private loaded: Promise<{ generation: number; snapshot: LakeSnapshot; shared: SharedArrayBuffer }> | null = null;
+
+  constructor(
+    private readonly db: CatalogDatabase,
+    embedder: EmbedderConfig,
+    options: EnginePoolOptions = {},
+  ) {
+    const threads = (this.threads = Math.max(1, options.threads ?? availableParallelism()));
+    const filename = new URL(import.meta.url.endsWith('.ts') ? './engineWorker.ts' : './engineWorker.js', import.meta.url).href;
+    const workerData: EngineWorkerData = { embedder };
+    this.pool = new Piscina({
+      filename,
+      minThreads: threads,
+      maxThreads: threads,
+      workerData,
+      // Run from source (tsx, vitest): the worker needs tsx's loader to import a .ts file.
+      execArgv: filename.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [],
+    });
+  }
+
+  invalidate(): void {
+    this.generation++;
+    this.loaded = null;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+
+  private current() {
+    if (!this.loaded) {
+      const generation = this.generation;
+      this.loaded = LakeSnapshot.load(this.db).then((snapshot) => ({ generation, snapshot, shared: encodeSnapshot(snapshot) }));
+      this.loaded.catch(() => {
+        this.loaded = null;
+      });
+    }
+    return this.loaded;
+  }
+
+  private async run(task: DistributiveOmit<EngineTask, 'generation' | 'snapshot' | 'visible'>, allow: TableFilter | undefined, signal?: AbortSignal): Promise<unknown> {
+    signal?.throwIfAborted();
+    const { generation, snapshot, shared } = await this.current();
+    const visible = allow ? snapshot.tables.filter((t) => allow({ id: t.id, name: t.name, uri: t.uri, sourceRoot: t.sourceRoot })).map((t) => t.id) : null;
+    let r: EngineTaskResult;
+    try {
+      r = await this.pool.run({ ...task, generation, snapshot: shared, visible } as EngineTask, { signal });
+    } catch (err) {
+      // Piscina rejects an aborted task with its own AbortError: the caller wants its reason.
+      if (signal?.aborted) throw signal.reason;
+      throw err;
+    }
+    if ('error' in r) throw new GraftError(r.error.code as ErrorCode, r.error.message, r.error.details);
+    return r.ok;
+  }
+
+  async synthesize(question: string, opts: AskOptions = {}): Promise<SynthesisResult> {
+    const { allowTable, signal, ...rest } = opts;
+    return (await this.run({ kind: 'synthesize', question, opts: rest }, allowTable, signal)) as SynthesisResult;
+  }
+
+  async explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter; signal?: AbortSignal }): Promise<ScoreExplanation> {
+    const { allowTable, signal, ...rest } = args;
+    return (await this.run({ kind: 'explain', args: rest }, allowTable, signal)) as ScoreExplanation;
+  }
+
+  async intentGraph(question: string, opts: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter; signal?: AbortSignal } = {}): Promise<IntentResult> {
+    const { allowTable, signal, ...rest } = opts;
+    return (await this.run({ kind: 'intentGraph', question, opts: rest }, allowTable, signal)) as IntentResult;
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embedderConfigFromEnv } from '../../src/embed/index.js';
+import { createEngine, EnginePool, type EngineApi } from '../../src/engine/index.js';
+import { BadInputError } from '../../src/util/errors.js';
+import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
+
+/**
+ * The engine pool (worker threads holding a shipped snapshot) answers exactly as the
+ * in-process engine, keeps error classes across the thread boundary, honours grants, and
+ * survives a call cancelled while it runs.
+ */
+describe('engine pool on the demo lake', () => {
+  let demo: DemoCatalog;
+  let local: EngineApi;
+  let pool: EnginePool;
+
+  beforeAll(async () => {
+    demo = await openDemoCatalog();
+    local = createEngine(demo.db, demo.embedder, { valueModel: 'off' });
+    pool = new EnginePool(demo.db, embedderConfigFromEnv({}), { threads: 2 });
+  });
+  afterAll(async () => {
+    await pool?.close();
+    await demo?.close();
+  });
+
+  it('gives the in-process answers for every gold question', async () => {
+    for (const q of demo.gold.questions) {
+      const [a, b] = await Promise.all([local.synthesize(q.question, { budget: 10 }), pool.synthesize(q.question, { budget: 10 })]);
+      expect({ id: q.id, tables: b.tables, score: b.score, sql: b.plan.sql }).toEqual({ id: q.id, tables: a.tables, score: a.score, sql: a.plan.sql });
+    }
+  });
+
+  it('keeps bad input a BadInputError naming the field, and applies grants', async () => {
+    const err = await pool.synthesize('orders', { budget: 1000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'budget' } });
+    expect(err).not.toBeInstanceOf(BadInputError); // rebuilt as a GraftError with the same code
+    const q = demo.gold.questions[0];
+    const none = await pool.synthesize(q.question, { budget: 10, allowTable: () => false });
+    expect(none.tables).toEqual([]);
+  });
+
+  it('rejects a cancelled call with the signal reason and keeps answering', async () => {
+    const q = demo.gold.questions.find((x) => x.tables.length >= 3)!;
+    const controller = new AbortController();
+    const reason = new Error('timed out');
+    const call = pool.synthesize(q.question, { budget: 30, beamWidth: 32, signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 5);
+    await expect(call).rejects.toBe(reason);
+    const after = await pool.synthesize(q.question, { budget: 10 });
+    expect(after.tables.length).toBeGreaterThan(0);
+  });
+});

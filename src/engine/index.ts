@@ -1,3 +1,3 @@
-export { createEngine, buildFusionInput, MAX_BEAM, MAX_BUDGET, type EngineApi, type EngineOptions, type ValueModelStatus } from './engine.js';
+export { createEngine, buildFusionInput, summarisePlan, MAX_BEAM, MAX_BUDGET, type EngineApi, type EngineOptions, type ValueModelStatus } from './engine.js';
 export type * from './types.js';
 export type { FusionPlanSummary } from './fusionSummary.js';

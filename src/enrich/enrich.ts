@@ -44,8 +44,7 @@ export async function enrichTable(engine: EngineApi, baseTableId: string, opts: 
   }
   const minGain = opts.minGain ?? DEFAULT_MIN_GAIN;
   const snapshot = await engine.snapshot(opts.allowTable);
-  const base = snapshot.tableById.get(baseTableId) ?? snapshot.tables.find((t) => t.name === baseTableId);
-  if (!base) throw new NotFoundError(`table ${baseTableId} not found`, { field: 'baseTable' });
+  const base = findBase(snapshot, baseTableId);
   const target = columnByName(base, opts.target);
   if (!target) {
     throw new BadInputError(`target: table ${base.name} has no column "${opts.target}" (columns: ${base.columns.map((c) => c.name).join(', ')})`, { field: 'target' });
@@ -188,6 +187,16 @@ export async function enrichTable(engine: EngineApi, baseTableId: string, opts: 
   }
   result.elapsedMs = performance.now() - started;
   return result;
+}
+
+/** The base by id, else by name (the CLI's `graft enrich houses`); a name several tables share is refused. */
+function findBase(snapshot: LakeSnapshot, ref: string): SnapshotTable {
+  const byId = snapshot.tableById.get(ref);
+  if (byId) return byId;
+  const named = snapshot.tables.filter((t) => t.name === ref);
+  if (named.length === 0) throw new NotFoundError(`table ${ref} not found`, { field: 'baseTable' });
+  if (named.length > 1) throw new BadInputError(`baseTable: ${named.length} tables are named ${ref} (${named.map((t) => t.uri).join(', ')}): pass its id`, { field: 'baseTable' });
+  return named[0]!;
 }
 
 function columnByName(t: SnapshotTable, name: string): SnapshotColumn | undefined {

@@ -2,3 +2,12 @@
 export { enrichTable, baseIntent, taskOf, KEY_UNIQUENESS, MIN_JOIN_QUALITY, DEFAULT_MIN_GAIN } from './enrich.js';
 export { findLeaks, LEAK_AGREEMENT, type LeakCandidate } from './leakage.js';
 export type * from './types.js';
+
+import type { EngineApi } from '../engine/index.js';
+import { enrichTable } from './enrich.js';
+import type { EnrichOptions, EnrichResult } from './types.js';
+
+/** The engine with `enrich` attached (what `graft serve` hands the API). */
+export function withEnrichment<E extends EngineApi>(engine: E): E & { enrich(baseTableId: string, opts: EnrichOptions): Promise<EnrichResult> } {
+  return Object.assign(engine, { enrich: (baseTableId: string, opts: EnrichOptions) => enrichTable(engine, baseTableId, opts) });
+}

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { startServer } from '../../api/index.js';
 import { createEngine } from '../../engine/index.js';
+import { withEnrichment } from '../../enrich/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { openContext } from '../context.js';
@@ -26,7 +27,7 @@ export function registerServeCommand(program: Command): void {
       const ctx = await openContext();
       try {
         const value = valueConfigFromEnv(process.env);
-        const engine = createEngine(ctx.db, ctx.embedder, { valueModel: value.valueModel, valueProvider: value.provider, log: (m) => process.stderr.write(`graft serve: ${m}\n`) });
+        const engine = withEnrichment(createEngine(ctx.db, ctx.embedder, { valueModel: value.valueModel, valueProvider: value.provider, log: (m) => process.stderr.write(`graft serve: ${m}\n`) }));
         const server = await startServer({
           db: ctx.db,
           engine,

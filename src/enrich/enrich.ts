@@ -18,6 +18,9 @@ export const DEFAULT_MIN_GAIN = 0.05;
 /** A candidate must add at least this share of the gain it would add to the base alone (a copy of a chosen table adds ~0.2). */
 export const NOVELTY = 0.5;
 
+/** Join quality factor of a join through the base's row key whose two column names differ. */
+export const ROW_KEY_NAME_PENALTY = 0.3;
+
 const NUMERIC = new Set(['integer', 'float']);
 
 interface Candidate {
@@ -27,6 +30,8 @@ interface Candidate {
   /** Lower-cased names of the columns it would add (join tables). */
   newColumns: string[];
   quality: number;
+  /** Union tables: base column id -> alignment score of the column of this table that feeds it. */
+  aligned?: Map<string, number>;
 }
 
 /**
@@ -74,10 +79,19 @@ export async function enrichTable(engine: EngineApi, baseTableId: string, opts: 
   const newAtom = new Map<string, number>();
   for (const c of joins) for (const col of c.newColumns) if (!newAtom.has(col)) newAtom.set(col, atoms.length + newAtom.size);
   const numAtoms = atoms.length + newAtom.size;
+  // A row shard witnesses what the base witnesses, through the union's column alignment: the
+  // base's support of each atom x the alignment score of the shard column feeding that atom's column.
+  const baseSupport = model.row(base.id);
+  const atomColumn = atoms.map((a) => a.grounding.find((g) => g.tableId === base.id && g.columnId)?.columnId);
   const unitOf = (t: SnapshotTable, c?: Candidate): PieceUnit => {
     const support = new Float64Array(numAtoms);
-    if (!c || c.role === 'union') support.set(model.row(t.id).subarray(0, atoms.length));
-    else for (const col of c.newColumns) support[newAtom.get(col)!] = c.quality;
+    if (!c) support.set(baseSupport.subarray(0, atoms.length));
+    else if (c.role === 'union') {
+      atoms.forEach((_, j) => {
+        const col = atomColumn[j];
+        support[j] = baseSupport[j]! * (col === undefined ? c.quality : (c.aligned!.get(col) ?? 0));
+      });
+    } else for (const col of c.newColumns) support[newAtom.get(col)!] = c.quality;
     return { id: t.id, support, content: model.content(t.id) };
   };
   const baseUnit = unitOf(base);
@@ -204,6 +218,10 @@ function columnByName(t: SnapshotTable, name: string): SnapshotColumn | undefine
   return t.columns.find((c) => c.name.toLowerCase() === n);
 }
 
+function normalisedName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
 function isKey(c: SnapshotColumn, t: SnapshotTable): boolean {
   return c.uniqueness >= KEY_UNIQUENESS && t.rowCount > 1;
 }
@@ -240,19 +258,25 @@ function unionCandidates(
   target: SnapshotColumn,
   reject: (t: SnapshotTable, reason: EnrichRejection['reason'], detail: string) => void,
 ): Candidate[] {
-  const targetOf = new Map<string, string>([[base.id, target.id]]);
+  // Per member: its column feeding each base column, with the product of alignment scores on the way.
+  const feeds = new Map<string, Map<string, { column: string; score: number }>>([[base.id, new Map(base.columns.map((c) => [c.id, { column: c.id, score: 1 }]))]]);
   const out: Candidate[] = [];
   const members = [base.id];
   for (let i = 0; i < members.length; i++) {
-    const m = members[i];
+    const m = members[i]!;
+    const mine = feeds.get(m)!;
     for (const edge of snapshot.unions) {
       if (edge.score < DEFAULT_UNION_THRESHOLD || (edge.tableAId !== m && edge.tableBId !== m)) continue;
       const otherId = edge.tableAId === m ? edge.tableBId : edge.tableAId;
       const other = snapshot.tableById.get(otherId);
-      if (!other || targetOf.has(otherId)) continue;
-      const mine = targetOf.get(m)!;
-      const pair = edge.alignment.find((a) => (edge.tableAId === m ? a.columnAId === mine : a.columnBId === mine));
-      if (!pair) {
+      if (!other || feeds.has(otherId)) continue;
+      const across = new Map(edge.alignment.map((a) => (edge.tableAId === m ? [a.columnAId, { column: a.columnBId, score: a.score }] : [a.columnBId, { column: a.columnAId, score: a.score }])));
+      const theirs = new Map<string, { column: string; score: number }>();
+      for (const [baseCol, f] of mine) {
+        const next = across.get(f.column);
+        if (next) theirs.set(baseCol, { column: next.column, score: f.score * Math.min(1, next.score) });
+      }
+      if (!theirs.has(target.id)) {
         reject(other, 'no-target', `same schema as ${snapshot.tableById.get(m)!.name} but no column aligned with the target`);
         continue;
       }
@@ -260,9 +284,9 @@ function unionCandidates(
         reject(other, 'redundant', `a copy of ${snapshot.tableById.get(m)!.name} (content overlap ${model.redundancy(m, otherId).toFixed(2)})`);
         continue;
       }
-      targetOf.set(otherId, edge.tableAId === m ? pair.columnBId : pair.columnAId);
+      feeds.set(otherId, theirs);
       members.push(otherId);
-      out.push({ table: other, role: 'union', newColumns: [], quality: edge.score });
+      out.push({ table: other, role: 'union', newColumns: [], quality: edge.score, aligned: new Map([...theirs].map(([k, v]) => [k, v.score])) });
     }
   }
   return out;
@@ -300,14 +324,18 @@ function joinCandidates(
       continue;
     }
     const coverage = fromBase ? j.containmentFromTo : j.containmentToFrom;
-    const quality = Math.min(1, j.score) * coverage;
+    // Through the base's own row key, values alone cannot tell a column shard from any table
+    // numbered 1..n: the key's name must agree too (car_id = car_id, not car_id = Id).
+    const sameName = normalisedName(baseCol.name) === normalisedName(col.name);
+    const quality = Math.min(1, j.score) * coverage * (isKey(baseCol, base) && !sameName ? ROW_KEY_NAME_PENALTY : 1);
     const newColumns = other.columns.filter((c) => c.id !== col.id && !baseNames.has(c.name.toLowerCase())).map((c) => c.name.toLowerCase());
     if (newColumns.length === 0) {
       reject(other, 'nothing-new', 'every column it has is already in the base table');
       continue;
     }
     if (quality < MIN_JOIN_QUALITY) {
-      reject(other, 'weak-join', `join ${base.name}.${baseCol.name} = ${other.name}.${col.name} scores ${quality.toFixed(2)} (score x coverage) < ${MIN_JOIN_QUALITY}`);
+      const why = isKey(baseCol, base) && !sameName ? ` (score x coverage x ${ROW_KEY_NAME_PENALTY}: the row key's names differ)` : ' (score x coverage)';
+      reject(other, 'weak-join', `join ${base.name}.${baseCol.name} = ${other.name}.${col.name} scores ${quality.toFixed(2)}${why} < ${MIN_JOIN_QUALITY}`);
       continue;
     }
     const cur = best.get(otherId);

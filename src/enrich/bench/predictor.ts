@@ -21,9 +21,11 @@ export interface PredictorOptions {
    * the forest in seconds on thousands of rows.
    */
   treeSamples?: number;
+  /** Share of the features each tree may split on (ml-random-forest's maxFeatures). */
+  featureShare?: number;
 }
 
-export const PREDICTOR_DEFAULTS = { folds: 5, seed: 7, trees: 30, maxDepth: 10, treeSamples: 256 } as const;
+export const PREDICTOR_DEFAULTS = { folds: 5, seed: 7, trees: 20, maxDepth: 10, treeSamples: 160, featureShare: 0.5 } as const;
 
 export interface PredictorScore {
   task: EnrichTask;
@@ -68,7 +70,7 @@ export function groupFolds(groups: string[], folds: number, seed: number): numbe
 }
 
 export function crossValidate(input: PredictorInput, opts: PredictorOptions): PredictorScore {
-  const { folds, seed, trees, maxDepth, treeSamples } = { ...PREDICTOR_DEFAULTS, ...opts };
+  const { folds, seed, trees, maxDepth, treeSamples, featureShare } = { ...PREDICTOR_DEFAULTS, ...opts };
   const columns = input.rows.length ? Object.keys(input.rows[0]!) : [];
   if (!columns.includes(input.target)) throw new BadInputError(`predictor: no column ${input.target} in the table`, { field: 'target' });
   const labelled = input.rows.filter((r) => !isMissing(r[input.target]) && (opts.task === 'classification' || Number.isFinite(Number(r[input.target]))));
@@ -93,7 +95,7 @@ export function crossValidate(input: PredictorInput, opts: PredictorOptions): Pr
     const train = fold.map((f, i) => (f === k ? -1 : i)).filter((i) => i >= 0);
     const test = fold.map((f, i) => (f === k ? i : -1)).filter((i) => i >= 0);
     if (test.length === 0 || train.length === 0) continue;
-    const predictions = fitPredict(train.map((i) => X[i]!), train.map((i) => y[i]!), test.map((i) => X[i]!), opts.task, { seed: seed + k, trees, maxDepth, treeSamples });
+    const predictions = fitPredict(train.map((i) => X[i]!), train.map((i) => y[i]!), test.map((i) => X[i]!), opts.task, { seed: seed + k, trees, maxDepth, treeSamples, featureShare });
     test.forEach((i, t) => {
       if (opts.task === 'classification') correct += predictions[t] === y[i] ? 1 : 0;
       else sqErr += (predictions[t]! - y[i]!) ** 2;
@@ -103,7 +105,7 @@ export function crossValidate(input: PredictorInput, opts: PredictorOptions): Pr
   return { task: opts.task, value: opts.task === 'classification' ? correct / n : Math.sqrt(sqErr / n), rows: labelled.length, features };
 }
 
-function fitPredict(X: number[][], y: number[], test: number[][], task: EnrichTask, o: { seed: number; trees: number; maxDepth: number; treeSamples: number }): number[] {
+function fitPredict(X: number[][], y: number[], test: number[][], task: EnrichTask, o: { seed: number; trees: number; maxDepth: number; treeSamples: number; featureShare: number }): number[] {
   if (X[0]!.length === 0) {
     // No features: the best constant (mean, or the most frequent class).
     if (task === 'regression') return test.map(() => y.reduce((a, b) => a + b, 0) / y.length);
@@ -115,8 +117,8 @@ function fitPredict(X: number[][], y: number[], test: number[][], task: EnrichTa
   const options = {
     seed: o.seed,
     nEstimators: o.trees,
-    // ml-random-forest reads a float in (0, 1) as a share of the features, an integer as a count.
-    maxFeatures: X[0]!.length === 1 ? 1 : 0.75,
+    // A count (ml-random-forest reads a float in (0, 1) as a share, which rounds 1 feature of 2 down to... 1, and 1.0 as a count).
+    maxFeatures: Math.max(1, Math.round(X[0]!.length * o.featureShare)),
     replacement: false,
     useSampleBagging: true,
     ...(X.length > o.treeSamples ? { maxSamples: o.treeSamples } : {}),

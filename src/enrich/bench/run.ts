@@ -155,8 +155,10 @@ export async function runEnrichBench(opts: RunEnrichBenchOptions): Promise<Enric
           try {
             const out = await previewFusion({ ...plan, sql }, MAX_FUSED_ROWS);
             const names = outputNames(plan, baseId, [target.id, key.id]);
+            const tf = performance.now();
             const r = crossValidate({ rows: out.rows, target: names[0]!, keys: [names[1]!] }, { task: d.task, ...predictor });
             s = { score: r.value, rows: r.rows, features: r.features.length };
+            log(`  ${d.name}: ${r.rows} rows x ${r.features.length} features, read ${(tf - t0).toFixed(0)} ms, cv ${(performance.now() - tf).toFixed(0)} ms`);
             predictorFits++;
           } catch (err) {
             s = { score: null, rows: null, features: null, error: (err as Error).message.slice(0, 300) };
@@ -203,7 +205,7 @@ export async function runEnrichBench(opts: RunEnrichBenchOptions): Promise<Enric
         }
       }
       const best = rows.filter((r) => r.dataset === d.name);
-      log(`${d.name}: base ${fmt(baseScore.score)}; ${methodNames.map((m) => `${m} ${best.filter((r) => r.method === m).map((r) => fmt(r.score)).join('/')}`).join(', ')}`);
+      log(`${d.name} (${((performance.now() - started) / 1000).toFixed(0)} s): base ${fmt(baseScore.score)}; ${methodNames.map((m) => `${m} ${best.filter((r) => r.method === m).map((r) => fmt(r.score)).join('/')}`).join(', ')}`);
     }
     for (const m of baselines.values()) await m.close?.();
 

@@ -13,6 +13,8 @@ export interface EngineApi {
   explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter; signal?: AbortSignal }): Promise<ScoreExplanation>;
   /** Training-data enrichment (src/enrich); optional so that engines without it still serve the rest. */
   enrich?(baseTableId: string, opts: EnrichOptions): Promise<EnrichResult>;
+  /** An enrichment asked for in words ("find tables that help predict price in houses"); null when the question is not one. */
+  enrichRequest?(question: string, opts: Omit<EnrichOptions, 'target'>): Promise<EnrichResult | null>;
   /** The catalog changed (ingest, delete): drop whatever the engine cached about it. */
   invalidate(): void;
 }

@@ -34,6 +34,7 @@ export const LIST_MULTIPLIER = 10;
 export const ROOT_SURCHARGE: Record<string, number> = {
   synthesize: 200,
   enrich: 200,
+  enrichRequest: 200,
   explainScore: 100,
   intentGraph: 50,
   searchColumns: 20,

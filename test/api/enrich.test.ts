@@ -89,4 +89,14 @@ describe('GraphQL enrich', () => {
     expect(b.errors?.[0]?.extensions.code).toBe('BAD_USER_INPUT');
     expect(b.errors?.[0]?.message).toMatch(/budget/);
   });
+
+  it('enrichRequest: a request in words; a plain question is BAD_USER_INPUT', async () => {
+    const q = `query ($q: String!) { enrichRequest(question: $q) { baseTable { name } target tables { name role } } }`;
+    const r = await t.gql<{ enrichRequest: { baseTable: { name: string }; target: string; tables: { name: string }[] } }>(q, { q: 'find tables that help predict price in the houses table' });
+    expect(r.errors).toBeUndefined();
+    expect(r.data!.enrichRequest.baseTable.name).toBe('houses');
+    expect(r.data!.enrichRequest.tables.map((x) => x.name)).toEqual(['houses', 'house_details', 'houses_2024']);
+    const plain = await t.gql(q, { q: 'Which houses cost more than 500?' });
+    expect(plain.errors?.[0]?.extensions.code).toBe('BAD_USER_INPUT');
+  });
 });

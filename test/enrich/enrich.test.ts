@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCatalog, type CatalogDatabase } from '../../src/catalog/index.js';
 import { HashedNgramEmbedder } from '../../src/embed/index.js';
-import { enrichTable } from '../../src/enrich/index.js';
+import { enrichFromRequest, enrichTable } from '../../src/enrich/index.js';
 import { createEngine, type EngineApi } from '../../src/engine/index.js';
 import { ingestLake } from '../../src/ingest/index.js';
 import { closeDuckDB } from '../../src/lake/index.js';
@@ -101,5 +101,17 @@ describe('enrich (hand-made housing lake)', () => {
     const r = await enrichTable(engine, idOf('houses'), { target: 'price', budget: 0 });
     expect(r.tables.map((t) => t.name)).toEqual(['houses']);
     expect(r.rowCount).toBe(150);
+  });
+
+  it('a request in words names the table and the target', async () => {
+    const r = await enrichFromRequest(engine, 'Find tables that help predict price in the houses table');
+    expect(r!.baseTable.name).toBe('houses');
+    expect(r!.target).toBe('price');
+    expect(r!.tables.map((t) => t.name)).toEqual(['houses', 'house_details', 'houses_2024']);
+    // Without a table: the one table holding the column; several is ambiguous.
+    expect((await enrichFromRequest(engine, 'which tables help predict assessed value?'))!.baseTable.name).toBe('valuations');
+    await expect(enrichFromRequest(engine, 'find tables that help predict price in this table')).rejects.toThrow(/column of 2 tables/);
+    await expect(enrichFromRequest(engine, 'find tables that help predict price in the flats table')).rejects.toThrow(/no table named "flats"/);
+    expect(await enrichFromRequest(engine, 'Which houses cost more than 500?')).toBeNull();
   });
 });

@@ -43,7 +43,7 @@ export function enrichMarkdown(r: EnrichBenchResults): string {
     '',
   );
   lines.push('### End to end (the predictor on the fused table)', '');
-  lines.push('RMSE: mean over the regression datasets (and mean of RMSE / base-only RMSE, scale-free, < 1 = better than the base alone); accuracy: mean over the classification datasets.', '');
+  lines.push('RMSE: mean over the regression datasets (and mean of RMSE / base-only RMSE, scale-free, < 1 = better than the base alone); accuracy: mean over the classification datasets. A fused table that could not be built or scored (`failed`) counts as the base table alone.', '');
   lines.push(
     markdownTable(
       ['method', 'L', 'RMSE', 'RMSE / base', 'accuracy', 'failed'],

@@ -8,7 +8,7 @@ import { macroAverage, questionMetrics, type MacroMetrics, type QuestionMetrics 
 import { openCatalog } from '../../catalog/index.js';
 import { createEmbedder, embedderConfigFromEnv } from '../../embed/index.js';
 import { buildFusionInput, createEngine } from '../../engine/index.js';
-import { planFusion, previewFusion, type FusionPlan } from '../../fusion/index.js';
+import { DEFAULT_UNION_THRESHOLD, planFusion, previewFusion, type FusionPlan } from '../../fusion/index.js';
 import { ingestLake } from '../../ingest/index.js';
 import { closeDuckDB } from '../../lake/index.js';
 import type { LakeSnapshot } from '../../search/index.js';
@@ -56,7 +56,7 @@ export interface EnrichSummary {
   method: string;
   budget: number;
   retrieval: MacroMetrics;
-  /** Mean RMSE over the regression datasets, mean accuracy over the classification ones. */
+  /** Mean RMSE over the regression datasets, mean accuracy over the classification ones (a failed fused table counts as the base alone). */
   rmse: number | null;
   accuracy: number | null;
   /** Mean of RMSE / base-only RMSE (scale-free; < 1 is better than the base table alone). */
@@ -211,17 +211,20 @@ export async function runEnrichBench(opts: RunEnrichBenchOptions): Promise<Enric
 
     const summary: EnrichSummary[] = [];
     const baseOf = new Map(rows.filter((r) => r.method === 'base only').map((r) => [r.dataset, r.score]));
+    // A fused table that cannot be built or scored leaves the user with the base table alone:
+    // it counts as the base-only score, so every average is over the same datasets.
     const summarise = (method: string, budget: number) => {
       const rs = rows.filter((r) => r.method === method && r.budget === budget);
-      const reg = rs.filter((r) => r.task === 'regression' && r.score !== null);
-      const cls = rs.filter((r) => r.task === 'classification' && r.score !== null);
+      const value = (r: EnrichRunRow) => r.score ?? baseOf.get(r.dataset) ?? null;
+      const reg = rs.filter((r) => r.task === 'regression' && value(r) !== null);
+      const cls = rs.filter((r) => r.task === 'classification' && value(r) !== null);
       summary.push({
         method,
         budget,
         retrieval: macroAverage(rs.map((r) => r.metrics)),
-        rmse: mean(reg.map((r) => r.score!)),
-        accuracy: mean(cls.map((r) => r.score!)),
-        relativeRmse: mean(reg.filter((r) => baseOf.get(r.dataset)).map((r) => r.score! / baseOf.get(r.dataset)!)),
+        rmse: mean(reg.map((r) => value(r)!)),
+        accuracy: mean(cls.map((r) => value(r)!)),
+        relativeRmse: mean(reg.filter((r) => baseOf.get(r.dataset)).map((r) => value(r)! / baseOf.get(r.dataset)!)),
         failures: rs.filter((r) => r.score === null).length,
       });
     };
@@ -278,9 +281,27 @@ function fmt(x: number | null): string {
   return x === null ? '—' : x.toFixed(3);
 }
 
-/** The plan every method's tables are fused with: the base (first) as the root, left joins. */
+/**
+ * The plan every method's tables are fused with: the base (first) as the root, left joins, over
+ * the tables connected to the base among those returned (the fusion layer would otherwise run
+ * the largest component, which need not hold the base; a table no edge links to the base cannot
+ * enrich it).
+ */
 function fusedPlan(snapshot: LakeSnapshot, ids: string[]): FusionPlan {
-  return planFusion({ ...buildFusionInput(snapshot, ids, []), joinKind: 'left' });
+  const chosen = new Set(ids);
+  const linked = new Set([ids[0]!]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    const reach = (a: string, b: string) => {
+      if (chosen.has(a) && chosen.has(b) && linked.has(a) !== linked.has(b)) {
+        linked.add(linked.has(a) ? b : a);
+        grew = true;
+      }
+    };
+    for (const j of snapshot.joins) reach(j.fromTableId, j.toTableId);
+    for (const u of snapshot.unions) if (u.score >= DEFAULT_UNION_THRESHOLD) reach(u.tableAId, u.tableBId);
+  }
+  return planFusion({ ...buildFusionInput(snapshot, ids.filter((id) => linked.has(id)), []), joinKind: 'left' });
 }
 
 /** Output names of base columns in a plan (a clashing name is prefixed by its group). */

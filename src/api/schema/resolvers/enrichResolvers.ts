@@ -43,6 +43,34 @@ export class EnrichResolver {
     const result = await withEngineTimeout(ctx, 'enrich', (signal) => engine.enrich!(baseTable, { ...opts, signal }));
     return presentEnrichment(ctx, result);
   }
+
+  @Query(() => Enrichment, {
+    description:
+      'Training-data enrichment asked for in words: "find tables that help predict price in the houses table" (the table by name; without one, the one table holding the target column). ' +
+      'A question that is not such a request is BAD_USER_INPUT (ask synthesize instead).',
+  })
+  async enrichRequest(
+    @Arg('question', () => String) question: string,
+    @Arg('budget', () => Int, { nullable: true, defaultValue: 10, description: 'Most tables added (0..30).' }) budget: number | null,
+    @Arg('features', () => [String], { nullable: true }) features: string[] | null,
+    @Arg('preview', () => Int, { nullable: true, description: 'Run the SQL and return its first N rows (0..100).' }) preview: number | null,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const { engine, config } = ctx.services;
+    if (!engine.enrichRequest) throw new Error('this engine does not implement enrich');
+    const q = question.trim();
+    if (!q) throw new BadInputError('question must not be empty', { field: 'question' });
+    if (q.length > config.limits.maxQuestionLength) throw new BadInputError(`question is longer than ${config.limits.maxQuestionLength} characters`, { field: 'question' });
+    const opts = {
+      budget: checkRange('budget', budget ?? 10, 0, config.limits.maxBudget),
+      preview: checkRange('preview', preview, 0, config.limits.maxPreview),
+      ...(features ? { features } : {}),
+      allowTable: ctx.scope.tableFilter(),
+    };
+    const result = await withEngineTimeout(ctx, 'enrich', (signal) => engine.enrichRequest!(q, { ...opts, signal }));
+    if (!result) throw new BadInputError('the question does not ask for tables that help predict a column ("find tables that help predict <column> in <table>"): ask synthesize', { field: 'question' });
+    return presentEnrichment(ctx, result);
+  }
 }
 
 async function presentEnrichment(ctx: RequestContext, r: EnrichResult) {

@@ -55,9 +55,10 @@ describe('GraphQL enrich', () => {
     const e = r.data!.enrich;
     expect(e.task).toBe('regression');
     expect(e.baseTable).toEqual({ name: 'houses', role: 'BASE' });
-    expect(e.tables.map((x: { name: string; role: string }) => `${x.name}:${x.role}`)).toEqual(['houses:BASE', 'house_details:JOIN', 'houses_2024:UNION']);
-    expect(e.tables[1]).toMatchObject({ newColumns: ['bedrooms', 'year_built', 'lot_size'], joinBaseColumn: 'house_id', joinColumn: 'house_id' });
-    expect(e.tables[2].newRows).toBe(90);
+    expect(e.tables.map((x: { name: string; role: string }) => `${x.name}:${x.role}`).sort()).toEqual(['house_details:JOIN', 'houses:BASE', 'houses_2024:UNION']);
+    const byName = (n: string) => e.tables.find((x: { name: string }) => x.name === n);
+    expect(byName('house_details')).toMatchObject({ newColumns: ['bedrooms', 'year_built', 'lot_size'], joinBaseColumn: 'house_id', joinColumn: 'house_id' });
+    expect(byName('houses_2024').newRows).toBe(90);
     expect(e.rowCount).toBe(ALL_ROWS);
     expect(e.addedCount).toBe(2);
     expect(e.rejected).toEqual(expect.arrayContaining([{ name: 'house_details_backup', reason: 'redundant' }, { name: 'valuations', reason: 'leaks-target' }]));
@@ -95,7 +96,7 @@ describe('GraphQL enrich', () => {
     const r = await t.gql<{ enrichRequest: { baseTable: { name: string }; target: string; tables: { name: string }[] } }>(q, { q: 'find tables that help predict price in the houses table' });
     expect(r.errors).toBeUndefined();
     expect(r.data!.enrichRequest.baseTable.name).toBe('houses');
-    expect(r.data!.enrichRequest.tables.map((x) => x.name)).toEqual(['houses', 'house_details', 'houses_2024']);
+    expect(r.data!.enrichRequest.tables.map((x) => x.name).sort()).toEqual(['house_details', 'houses', 'houses_2024']);
     const plain = await t.gql(q, { q: 'Which houses cost more than 500?' });
     expect(plain.errors?.[0]?.extensions.code).toBe('BAD_USER_INPUT');
   });

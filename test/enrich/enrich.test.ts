@@ -107,7 +107,7 @@ describe('enrich (hand-made housing lake)', () => {
     const r = await enrichFromRequest(engine, 'Find tables that help predict price in the houses table');
     expect(r!.baseTable.name).toBe('houses');
     expect(r!.target).toBe('price');
-    expect(r!.tables.map((t) => t.name)).toEqual(['houses', 'house_details', 'houses_2024']);
+    expect(r!.tables.map((t) => t.name).sort()).toEqual(['house_details', 'houses', 'houses_2024']);
     // Without a table: the one table holding the column; several is ambiguous.
     expect((await enrichFromRequest(engine, 'which tables help predict assessed value?'))!.baseTable.name).toBe('valuations');
     await expect(enrichFromRequest(engine, 'find tables that help predict price in this table')).rejects.toThrow(/column of 2 tables/);

@@ -36,6 +36,8 @@ export const LIST_MULTIPLIER = 10;
 /** Extra cost of root fields that run the engine or a vector search. */
 export const ROOT_SURCHARGE: Record<string, number> = {
   synthesize: 200,
+  enrich: 200,
+  enrichRequest: 200,
   explainScore: 100,
   intentGraph: 50,
   searchColumns: 20,

@@ -6,6 +6,7 @@ import { embedderConfigFromEnv } from '../embed/index.js';
 import { ingestLake } from '../ingest/index.js';
 import { GraftError } from '../util/errors.js';
 import { registerAskCommand } from './commands/ask.js';
+import { registerEnrichCommand } from './commands/enrich.js';
 import { registerBenchCommands } from './commands/bench.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerTokenCommands } from './commands/token.js';
@@ -19,6 +20,7 @@ program.name('graft').description('GRAFT data catalog: ingest a lake, find conne
 
 registerCatalogCommands(program);
 registerAskCommand(program);
+registerEnrichCommand(program);
 registerBenchCommands(program);
 registerServeCommand(program);
 registerTokenCommands(program);

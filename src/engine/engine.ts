@@ -391,7 +391,8 @@ export function buildFusionInput(snapshot: LakeSnapshot, tableIds: string[], ato
   };
 }
 
-function summarisePlan(plan: FusionPlan, snapshot: LakeSnapshot): FusionPlanSummary {
+/** The plan as the engine returns it (table names instead of ids); `src/enrich` reports its plans the same way. */
+export function summarisePlan(plan: FusionPlan, snapshot: LakeSnapshot): FusionPlanSummary {
   const tableName = (id: string) => snapshot.tableById.get(id)?.name ?? id;
   return {
     joinSteps: plan.joinSteps.map((s) => ({

@@ -142,7 +142,7 @@ export function planFusion(input: FusionInput): FusionPlan {
   }
 
   const sql = executable
-    ? fusedSql(groups, tree.joinedGroupIds, tree.steps, outputColumns, bound.map((b) => b.sql), tableById, sources)
+    ? fusedSql(groups, tree.joinedGroupIds, tree.steps, outputColumns, bound.map((b) => b.sql), tableById, sources, input.joinKind)
     : null;
 
   return {

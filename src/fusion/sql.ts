@@ -49,12 +49,13 @@ export function fusedSql(
   predicates: string[],
   tables: Map<string, FusionTable>,
   sources: Map<string, string>,
+  joinKind: 'inner' | 'left' = 'inner',
 ): string {
   const byId = new Map(groups.map((g) => [g.id, g]));
   const ctes = joinedGroupIds.map((id) => `${sqlIdent(id)} AS (\n    ${groupSql(byId.get(id)!, tables, sources)}\n)`);
   const select = output.map((o) => `${qualified(o.groupId, o.column)} AS ${sqlIdent(o.name)}`).join(',\n       ');
   const lines = [`WITH ${ctes.join(',\n')}`, `SELECT ${select}`, `FROM ${sqlIdent(joinedGroupIds[0]!)}`];
-  for (const step of steps) lines.push(`JOIN ${sqlIdent(step.rightGroupId)} ON ${joinCondition(step)}`);
+  for (const step of steps) lines.push(`${joinKind === 'left' ? 'LEFT JOIN' : 'JOIN'} ${sqlIdent(step.rightGroupId)} ON ${joinCondition(step)}`);
   if (predicates.length > 0) lines.push(`WHERE ${predicates.map((p) => `(${p})`).join('\n  AND ')}`);
   return lines.join('\n');
 }

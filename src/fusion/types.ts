@@ -63,6 +63,12 @@ export interface FusionInput {
   filters?: ValueFilter[];
   /** Union edges with score >= this stack their tables into one group. Default 0.6. */
   unionThreshold?: number;
+  /**
+   * 'inner' (default) keeps only rows every joined group matches; 'left' keeps every row of the
+   * first (root) group, NULL where a joined group has no match (enrichment adds columns to a base
+   * table without losing its rows).
+   */
+  joinKind?: 'inner' | 'left';
 }
 
 export const DEFAULT_UNION_THRESHOLD = 0.6;

@@ -12,6 +12,7 @@ import {
   UnionNeighbourResolver,
 } from './resolvers/catalogResolvers.js';
 import { EngineResolver } from './resolvers/engineResolvers.js';
+import { EnrichResolver } from './resolvers/enrichResolvers.js';
 import { IngestResolver } from './resolvers/ingestResolvers.js';
 
 let cached: Promise<GraphQLSchema> | undefined;
@@ -29,6 +30,7 @@ export function buildGraftSchema(): Promise<GraphQLSchema> {
       UnionNeighbourResolver,
       ColumnAlignmentResolver,
       EngineResolver,
+      EnrichResolver,
       IngestResolver,
     ],
     validate: false,

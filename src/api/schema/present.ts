@@ -164,7 +164,8 @@ export async function intentFromInput(ctx: RequestContext, input: IntentGraphInp
   return graph;
 }
 
-function cell(v: unknown): string | null {
+/** A preview cell as GraphQL text (null stays null). */
+export function cell(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);

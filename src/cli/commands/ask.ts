@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { createEngine, type SynthesisResult } from '../../engine/index.js';
+import { enrichFromRequest } from '../../enrich/index.js';
 import { parseIntentGraph } from '../../intent/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { withContext } from '../context.js';
 import { printTable } from '../table.js';
+import { printEnrichment } from './enrich.js';
 import { readFile } from 'node:fs/promises';
 
 interface AskFlags {
@@ -43,6 +45,18 @@ export function registerAskCommand(program: Command): void {
       await withContext(async ({ db, embedder }) => {
         const value = valueConfigFromEnv(process.env);
         const engine = createEngine(db, embedder, { valueModel: value.valueModel, valueProvider: value.provider, log: (m) => process.stderr.write(`graft ask: ${m}\n`) });
+        // "find tables that help predict price in houses" is a training-data enrichment request.
+        if (!flags.intent.startsWith('file:')) {
+          const enriched = await enrichFromRequest(engine, question, { budget: flags.budget, preview: flags.preview });
+          if (enriched) {
+            if (flags.json) process.stdout.write(`${JSON.stringify(enriched, null, 2)}\n`);
+            else {
+              process.stdout.write(`(an enrichment request: graft enrich ${enriched.baseTable.name} --target ${enriched.target})\n\n`);
+              printEnrichment(enriched, flags.explain ?? false);
+            }
+            return;
+          }
+        }
         let intent;
         let extractor: 'offline' | 'llm' = 'offline';
         if (flags.intent.startsWith('file:')) intent = parseIntentGraph(await readFile(flags.intent.slice(5), 'utf8'));

@@ -5,6 +5,9 @@ import { BASELINE_METHODS, retrievalMethodNames } from '../../bench/methods.js';
 // Registers the engine's methods (graft, graft-exact) beside the baselines.
 import '../../bench/graftMethods.js';
 import { DEFAULT_BUDGETS, runBench, writeBenchmarksMarkdown, type BenchResults } from '../../bench/run.js';
+import { buildEnrichLake, readEnrichManifest } from '../../enrich/bench/buildLake.js';
+import { writeEnrichMarkdown } from '../../enrich/bench/report.js';
+import { ENRICH_BUDGETS, ENRICH_METHODS, enrichLakeExists, runEnrichBench, writeEnrichResults } from '../../enrich/bench/run.js';
 import { BadInputError } from '../../util/errors.js';
 
 function intList(flag: string) {
@@ -134,4 +137,45 @@ export function registerBenchCommands(program: Command): void {
         }
       },
     );
+
+  bench
+    .command('enrich')
+    .description('training-data enrichment benchmark: vega-datasets tables cut into shards inside the Spider lake; retrieval R/P/F1 and a fixed predictor on each method\'s fused table')
+    .option('--lake <dir>', 'the enrichment lake', 'lakes/enrich')
+    .option('--spider <dir>', 'the Spider bench lake whose tables are the distractors (npm run bench:build:spider)', 'lakes/spider')
+    .option('--build', 'build the enrichment lake first when it is missing or was built with another seed')
+    .option('--seed <n>', 'random seed of the cut (with --build)', positiveInt('--seed'), DEFAULT_SEED)
+    .option('--budgets <list>', 'table budgets L', intList('--budgets'), ENRICH_BUDGETS)
+    .option('--methods <list>', `methods (${ENRICH_METHODS.join(', ')})`, (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean), ENRICH_METHODS)
+    .option('--datasets <list>', 'only these datasets (smoke runs; docs untouched unless --markdown)', (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean))
+    .option('--out <file>', 'results JSON (default docs/bench/enrich.json for full runs, bench/out/enrich-<time>.json otherwise)')
+    .option('--markdown <file>', 'update this BENCHMARKS.md section (docs/BENCHMARKS.md by default for full runs)')
+    .action(async (opts: { lake: string; spider: string; build?: boolean; seed: number; budgets: number[]; methods: string[]; datasets?: string[]; out?: string; markdown?: string }) => {
+      const log = (m: string) => process.stderr.write(`${m}\n`);
+      if (opts.build) {
+        const current = enrichLakeExists(opts.lake) ? (await readEnrichManifest(opts.lake)).seed : null;
+        if (current !== opts.seed) {
+          const t0 = performance.now();
+          const m = await buildEnrichLake({ spiderLake: opts.spider, outDir: opts.lake, seed: opts.seed });
+          log(`enrichment lake ${opts.lake}: ${m.spiderTables} Spider tables + ${m.datasets.reduce((n, d) => n + d.shards.length, 0)} shards of ${m.datasets.length} datasets (seed ${m.seed}, ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+        }
+      }
+      const full = !opts.datasets;
+      const r = await runEnrichBench({
+        lakeDir: opts.lake,
+        budgets: opts.budgets,
+        methods: opts.methods,
+        ...(opts.datasets ? { datasets: opts.datasets } : {}),
+        command: `graft ${process.argv.slice(2).join(' ')}`,
+        onProgress: log,
+      });
+      const out = opts.out ?? (full ? 'docs/bench/enrich.json' : path.join('bench/out', `enrich-${r.startedAt.replace(/[-:]/g, '').replace(/\..*$/, '')}.json`));
+      await writeEnrichResults(r, out);
+      const markdown = opts.markdown ?? (full ? 'docs/BENCHMARKS.md' : undefined);
+      if (markdown) writeEnrichMarkdown(r, markdown);
+      for (const x of r.summary) {
+        process.stdout.write(`${x.method.padEnd(10)} L=${String(x.budget).padStart(2)}  R ${x.retrieval.recall.toFixed(3)} P ${x.retrieval.precision.toFixed(3)} F1 ${x.retrieval.f1.toFixed(3)}  RMSE ${x.rmse?.toFixed(3) ?? '—'} (x${x.relativeRmse?.toFixed(3) ?? '—'})  acc ${x.accuracy?.toFixed(3) ?? '—'}\n`);
+      }
+      process.stdout.write(`results: ${out}${markdown ? `, section bench:enrich in ${markdown}` : ''}; ${(r.timing.totalMs / 1000).toFixed(0)} s\n`);
+    });
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { startServer } from '../../api/index.js';
 import { embedderConfigFromEnv } from '../../embed/index.js';
 import { createEngine, EnginePool } from '../../engine/index.js';
+import { withEnrichment } from '../../enrich/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { openContext } from '../context.js';
@@ -43,7 +44,7 @@ export function registerServeCommand(program: Command): void {
         const pool = workers !== 0 && !status.model ? new EnginePool(ctx.db, embedderConfigFromEnv(process.env), { threads: workers ?? undefined }) : null;
         const server = await startServer({
           db: ctx.db,
-          engine: pool ?? local,
+          engine: withEnrichment(pool ?? local),
           embedder: ctx.embedder,
           port: opts.port,
           host: opts.host,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { startServer } from '../../api/index.js';
+import { startServer, type EngineApi } from '../../api/index.js';
 import { embedderConfigFromEnv } from '../../embed/index.js';
 import { createEngine, EnginePool } from '../../engine/index.js';
 import { withEnrichment } from '../../enrich/index.js';
@@ -42,9 +42,25 @@ export function registerServeCommand(program: Command): void {
         // the pool's workers score with the heuristic, so a learned value model keeps the engine in-process.
         const workers = engineWorkers(process.env.GRAFT_ENGINE_WORKERS);
         const pool = workers !== 0 && !status.model ? new EnginePool(ctx.db, embedderConfigFromEnv(process.env), { threads: workers ?? undefined }) : null;
+        // Enrichment reads the snapshot and models in-process, so it stays on the local engine;
+        // a catalog change must reach both caches.
+        const enriching = withEnrichment(local);
+        const engine: EngineApi = pool
+          ? {
+              intentGraph: (question, o) => pool.intentGraph(question, o),
+              synthesize: (question, o) => pool.synthesize(question, o),
+              explain: (args) => pool.explain(args),
+              enrich: enriching.enrich,
+              enrichRequest: enriching.enrichRequest,
+              invalidate: () => {
+                pool.invalidate();
+                local.invalidate();
+              },
+            }
+          : enriching;
         const server = await startServer({
           db: ctx.db,
-          engine: withEnrichment(pool ?? local),
+          engine,
           embedder: ctx.embedder,
           port: opts.port,
           host: opts.host,

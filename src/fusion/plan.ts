@@ -2,13 +2,14 @@
 import { BadInputError } from '../util/errors.js';
 import { FilterBindError, filterPredicate, qualified } from './filters.js';
 import { buildJoinTree } from './join-tree.js';
-import { tableSourceExpression } from './source.js';
+import { fusionSource } from './source.js';
 import { fusedSql } from './sql.js';
 import {
   DEFAULT_UNION_THRESHOLD,
   type BoundFilter,
   type FusionInput,
   type FusionPlan,
+  type FusionSource,
   type FusionTable,
   type OutputColumn,
   type UnboundFilter,
@@ -126,24 +127,24 @@ export function planFusion(input: FusionInput): FusionPlan {
     return { name, groupId: p.groupId, column: p.column };
   });
 
-  // Sources; SQLite has no offline DuckDB reader, so such a plan is not executable.
+  // Sources: DuckDB reads CSV / Parquet in place; SQLite tables are copied in at run time.
   const sources = new Map<string, string>();
+  const planSources: FusionSource[] = [];
   let executable = tree.joinedGroupIds.length > 0 && outputColumns.length > 0;
   if (tree.joinedGroupIds.length === 0) warnings.push('no tables to fuse');
   for (const id of tablesOfGroups(tree.joinedGroupIds)) {
     const table = tableById.get(id)!;
-    const source = tableSourceExpression(table);
+    const source = fusionSource(table);
     if (source === null) {
       executable = false;
-      warnings.push(
-        `table ${table.name} (${table.uri}) is ${table.format}: DuckDB has no offline reader for it, so the plan is not executable`,
-      );
-    } else sources.set(id, source);
+      warnings.push(`table ${table.name} (${table.uri}) is ${table.format}: no reader can run it, so the plan is not executable`);
+    } else {
+      sources.set(id, source.expression);
+      planSources.push(source);
+    }
   }
 
-  const sql = executable
-    ? fusedSql(groups, tree.joinedGroupIds, tree.steps, outputColumns, bound.map((b) => b.sql), tableById, sources)
-    : null;
+  const sql = executable ? fusedSql(groups, tree.joinedGroupIds, tree.steps, outputColumns, bound.map((b) => b.sql), sources) : null;
 
   return {
     unionGroups: groups,
@@ -153,6 +154,7 @@ export function planFusion(input: FusionInput): FusionPlan {
     filters: { bound, unbound },
     outputColumns,
     sql,
+    sources: executable ? planSources : [],
     executable,
     warnings,
   };

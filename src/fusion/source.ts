@@ -1,7 +1,18 @@
-/** The DuckDB table expression for a fusion table, via the lake layer's reader rules. */
-import { duckdbSourceExpression } from '../lake/index.js';
-import type { LakeEntry } from '../lake/types.js';
-import type { FusionTable } from './types.js';
+/**
+ * How the fused SQL reads each table. DuckDB reads CSV and Parquet itself
+ * (`duckdbSourceExpression`). Formats it has no offline reader for are copied into a DuckDB temp
+ * table at run time by a `SourceCopier`; the plan's SQL names them with the expression a stock
+ * DuckDB (whose extensions can be downloaded) would use, so the SQL stays runnable outside graft.
+ *
+ * Hook for new source kinds (Iceberg tables, database schemas): either `duckdbSourceExpression`
+ * in src/lake returns a DuckDB expression for the entry (nothing to do here), or the format gets
+ * a copier in `COPIERS` below.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { duckdbSourceExpression, sqlString } from '../lake/index.js';
+import { copySqliteTable } from '../lake/sqlite-duckdb.js';
+import type { LakeEntry, LakeFormat } from '../lake/types.js';
+import type { FusionSource, FusionTable } from './types.js';
 
 /** The lake entry behind a catalog table: the uri is the path, or `file.sqlite#table` for SQLite. */
 export function lakeEntryOf(table: FusionTable): LakeEntry {
@@ -13,10 +24,39 @@ export function lakeEntryOf(table: FusionTable): LakeEntry {
   return table.csv ? { path: table.uri, format: table.format, csv: table.csv } : { path: table.uri, format: table.format };
 }
 
-/**
- * `read_csv(...)` / `read_parquet(...)` for the table, or null when DuckDB cannot read it
- * offline (SQLite: DuckDB's sqlite extension would have to be downloaded).
- */
+/** Copies a table's first `maxRows` rows into TEMP table `target` on `con`. */
+export interface SourceCopier {
+  /** What reads the rows, as `FusionSource.copiedBy` reports it. */
+  via: string;
+  /** The expression a stock DuckDB would read the table with (shown in `plan.sql`). */
+  expression(entry: LakeEntry): string;
+  copy(con: DuckDBConnection, entry: LakeEntry, target: string, maxRows: number): Promise<{ rows: number; truncated: boolean }>;
+}
+
+const COPIERS: Partial<Record<LakeFormat, SourceCopier>> = {
+  // DuckDB's sqlite extension cannot be installed offline: better-sqlite3 reads the rows.
+  sqlite: {
+    via: 'better-sqlite3',
+    expression: (entry) => `sqlite_scan(${sqlString(entry.path)}, ${sqlString(entry.sqliteTable ?? '')})`,
+    copy: copySqliteTable,
+  },
+};
+
+export function copierFor(format: LakeFormat): SourceCopier | undefined {
+  return COPIERS[format];
+}
+
+/** How the fused SQL reads `table`, or null when no reader exists for its format. */
+export function fusionSource(table: FusionTable): FusionSource | null {
+  const entry = lakeEntryOf(table);
+  const direct = duckdbSourceExpression(entry);
+  if (direct !== null) return { tableId: table.id, name: table.name, entry, expression: direct, copiedBy: null };
+  const copier = copierFor(entry.format);
+  if (!copier) return null;
+  return { tableId: table.id, name: table.name, entry, expression: copier.expression(entry), copiedBy: copier.via };
+}
+
+/** The table expression `plan.sql` reads `table` with (`sqlite_scan(...)` for SQLite), or null. */
 export function tableSourceExpression(table: FusionTable): string | null {
-  return duckdbSourceExpression(lakeEntryOf(table));
+  return fusionSource(table)?.expression ?? null;
 }

@@ -2,7 +2,7 @@
  * Inputs and outputs of the fusion planner. Plain data (JSON-serialisable) so that the search
  * module and the GraphQL layer can build a `FusionInput` from catalog rows and store a plan.
  */
-import type { CsvReadOptions } from '../lake/types.js';
+import type { CsvReadOptions, LakeEntry } from '../lake/types.js';
 
 export type FusionFormat = 'csv' | 'parquet' | 'sqlite';
 
@@ -140,6 +140,20 @@ export interface OutputColumn {
   column: string;
 }
 
+/** How the executor reads one table of the plan (see source.ts). */
+export interface FusionSource {
+  tableId: string;
+  name: string;
+  entry: LakeEntry;
+  /** The table expression in `plan.sql`: `read_csv(...)`, `read_parquet(...)`, `sqlite_scan(...)`. */
+  expression: string;
+  /**
+   * null: DuckDB reads `expression` itself. Otherwise the reader that copies the rows into a
+   * DuckDB temp table at run time ('better-sqlite3' for SQLite), bounded by `maxCopiedRows`.
+   */
+  copiedBy: string | null;
+}
+
 export interface FusionPlan {
   unionGroups: UnionGroup[];
   /** Join steps in execution order: each attaches `rightGroupId` to the part joined so far. */
@@ -153,16 +167,42 @@ export interface FusionPlan {
   disconnected: string[][];
   filters: { bound: BoundFilter[]; unbound: UnboundFilter[] };
   outputColumns: OutputColumn[];
-  /** One DuckDB statement, or null when the plan is not executable. */
+  /**
+   * One DuckDB statement, or null when the plan is not executable. SQLite tables appear as
+   * `sqlite_scan(file, table)` (DuckDB's sqlite extension); graft itself runs them from copies.
+   */
   sql: string | null;
-  /** False when a joined table has no DuckDB reader (SQLite) or there is nothing to select. */
+  /** How each joined table is read (root group first, members in group order). */
+  sources: FusionSource[];
+  /** False when a joined table has no reader or there is nothing to select. */
   executable: boolean;
   warnings: string[];
 }
 
-export interface FusionPreview {
+/** What read one table while a plan ran. */
+export interface FusionSourceRun {
+  tableId: string;
+  name: string;
+  /** 'duckdb' (read in place) or the copier ('better-sqlite3'). */
+  readBy: string;
+  /** Rows copied into DuckDB; null when DuckDB read the table in place. */
+  copiedRows: number | null;
+  /** True when the table has more rows than `maxCopiedRows` and only the first were copied. */
+  truncated: boolean;
+}
+
+/** Which engine ran the fused SQL and how it read each table. */
+export interface FusionRunInfo {
+  /** Always 'duckdb' today: every source is read by or copied into DuckDB. */
+  engine: 'duckdb';
+  sources: FusionSourceRun[];
+  /** e.g. a truncated copy: the result covers only part of that table. */
+  warnings: string[];
+}
+
+export interface FusionPreview extends FusionRunInfo {
   columns: string[];
   rows: Record<string, unknown>[];
-  /** Set when the whole result fitted within the limit (so its size is known exactly). */
+  /** Set when the whole result fitted within the limit and no copy was truncated. */
   rowCountExact?: number;
 }

@@ -97,7 +97,9 @@ function printResult(r: SynthesisResult): void {
   if (r.unsupportedAtoms.length) out.write(`\nunsupported atoms: ${r.unsupportedAtoms.join(', ')}\n`);
   for (const w of r.warnings) out.write(`warning: ${w}\n`);
   if (r.preview) {
-    out.write(`\npreview (${r.preview.rows.length} rows):\n`);
+    const copied = Object.entries(r.preview.readBy ?? {}).filter(([, by]) => by !== 'duckdb');
+    const via = copied.length ? `; ${copied.map(([t, by]) => `${t} via ${by}`).join(', ')}` : '';
+    out.write(`\npreview (${r.preview.rows.length} rows, ran on ${r.preview.engine ?? 'duckdb'}${via}):\n`);
     printTable(r.preview.columns, r.preview.rows.map((row) => r.preview!.columns.map((c) => row[c])), out, 24);
   }
 }

@@ -32,6 +32,8 @@ export interface ApiConfig {
   /** How long shutdown waits for in-flight requests (and running ingests) before closing. */
   shutdownGraceMs: number;
   limits: ApiLimits;
+  /** Serve the Apollo Federation 2 subgraph schema (`@key` on Table, Column): GRAFT_FEDERATION=1. */
+  federation: boolean;
 }
 
 export const DEFAULT_LIMITS: ApiLimits = {
@@ -81,6 +83,7 @@ export function isProduction(env: Env = process.env): boolean {
  * - GRAFT_LAKE_ROOTS: colon-separated folders `ingest` may read; default `./lakes` and
  *   `$GRAFT_HOME/demo-lake` (`.graft/demo-lake`).
  * - GRAFT_INTROSPECTION: default on, off in production.
+ * - GRAFT_FEDERATION=1 serves the Federation 2 subgraph schema (src/api/federation.ts).
  * - GRAFT_SYNTHESIZE_TIMEOUT_MS (10000), GRAFT_BODY_LIMIT_BYTES (1 MiB), GRAFT_SHUTDOWN_GRACE_MS
  *   (10000), GRAFT_MAX_DEPTH (10), GRAFT_MAX_COMPLEXITY (20000).
  */
@@ -100,6 +103,7 @@ export function apiConfigFromEnv(env: Env = process.env, cwd = process.cwd()): A
     bodyLimitBytes: positiveInt(env, 'GRAFT_BODY_LIMIT_BYTES', 1024 * 1024),
     engineTimeoutMs: positiveInt(env, 'GRAFT_SYNTHESIZE_TIMEOUT_MS', 10_000),
     shutdownGraceMs: positiveInt(env, 'GRAFT_SHUTDOWN_GRACE_MS', 10_000),
+    federation: bool(env, 'GRAFT_FEDERATION') ?? false,
     limits: {
       ...DEFAULT_LIMITS,
       maxDepth: positiveInt(env, 'GRAFT_MAX_DEPTH', DEFAULT_LIMITS.maxDepth),

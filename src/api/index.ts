@@ -12,3 +12,4 @@ export { confineLakePath } from './lakeRoots.js';
 export { queryDepth, measureComplexity } from './limits.js';
 export { buildGraftSubgraphSchema, subgraphTypeDefs, ENTITY_KEYS, FEDERATION_SPEC_URL } from './federation.js';
 export { createGraftSchema, type GraftSchema, type GraftSchemaOptions } from './embedded.js';
+export { lineageFromEnv, emitSynthesisLineage } from './lineage.js';

@@ -20,6 +20,8 @@ import type { EngineApi } from './engineApi.js';
 import { ApiErrorCode, errorBody } from './errors.js';
 import { acceptableRequestId, BodyTooLargeError, readBody } from './http/body.js';
 import { IngestRunner } from './ingestRunner.js';
+import { lineageFromEnv } from './lineage.js';
+import type { LineageEmitter } from '../lineage/index.js';
 import { buildGraftSubgraphSchema } from './federation.js';
 import { buildGraftSchema } from './schema/build.js';
 import { SynthesisStore } from './syntheses.js';
@@ -36,6 +38,8 @@ export interface CreateServerOptions {
   logger?: Logger;
   /** Close the catalog at the end of shutdown (the CLI owns it; tests usually do not). */
   closeDatabase?: boolean;
+  /** Governance events; default: what GRAFT_LINEAGE_* configure (lineageFromEnv); null: none. */
+  lineage?: LineageEmitter | null;
 }
 
 export interface ListenOptions {
@@ -102,7 +106,12 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** The long-lived services of one API (the standalone server, or graft mounted in a host). */
-export function createApiServices(opts: Pick<CreateServerOptions, 'db' | 'engine' | 'embedder'>, config: ApiConfig, log: Logger): ApiServices {
+export function createApiServices(
+  opts: Pick<CreateServerOptions, 'db' | 'engine' | 'embedder' | 'lineage'>,
+  config: ApiConfig,
+  log: Logger,
+): ApiServices {
+  const lineage = opts.lineage === null ? undefined : (opts.lineage ?? lineageFromEnv(process.env, (m) => log.warn(m)));
   const searcher = new ColumnSearcher(opts.db, opts.embedder);
   const catalogChanged = () => {
     searcher.invalidate();
@@ -120,7 +129,8 @@ export function createApiServices(opts: Pick<CreateServerOptions, 'db' | 'engine
     log,
     searcher,
     syntheses: new SynthesisStore(opts.db),
-    ingests: new IngestRunner(opts.db, opts.embedder, log, catalogChanged),
+    ingests: new IngestRunner(opts.db, opts.embedder, log, catalogChanged, lineage),
+    lineage,
     catalogChanged,
   };
 }
@@ -280,6 +290,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
       await apollo.stop();
       const drained = await services.ingests.drain(Math.max(0, deadline - Date.now()));
       if (!drained) log.warn('background ingest still running at shutdown: its run will read `interrupted` after the next ingest of that root');
+      await withTimeout(services.lineage?.flush() ?? Promise.resolve(), config.shutdownGraceMs).catch(() => log.warn('lineage events still in flight at shutdown'));
       if (opts.closeDatabase) await opts.db.close();
       log.info('stopped');
     })();

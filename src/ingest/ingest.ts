@@ -4,8 +4,9 @@ import type { CatalogDatabase } from '../catalog/database.js';
 import { CatalogStore, prepareTable, toGraphTable, type StoredTableBrief } from '../catalog/store.js';
 import { columnEmbeddingText, type Embedder } from '../embed/index.js';
 import { LakeGraphIndex, type GraphTable } from '../graph/index.js';
-import { entryUri, fingerprintEntry, listLakeEntries, profileEntry } from '../lake/index.js';
-import type { LakeEntry } from '../lake/types.js';
+import { entryName, entryUri, fingerprintEntry, listLakeEntries, profileEntry } from '../lake/index.js';
+import { ingestTableEvents, type LineageEmitter, type LineageTable } from '../lineage/index.js';
+import type { LakeEntry, TableProfile } from '../lake/types.js';
 import { BadInputError, ErrorCode, GraftError } from '../util/errors.js';
 import { isCorpusFitted, refreshEmbeddings } from './refreshEmbeddings.js';
 
@@ -47,6 +48,8 @@ export interface IngestOptions {
   runId?: string;
   /** Remove catalog tables under the ingested root whose files are gone (default true). */
   removeMissing?: boolean;
+  /** Governance events: START + COMPLETE / FAIL per table ingested or failed (src/lineage). */
+  lineage?: LineageEmitter;
 }
 
 /** Where in the ingest a run row is: what the API's `ingestRun` polling shows. */
@@ -123,20 +126,31 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
       const uri = entryUri(entry);
       seen.add(uri);
       progress.current = uri;
+      const tableStarted = new Date();
       try {
         const old = existing.get(uri);
         const fingerprint = await fingerprintEntry(entry);
         if (old && old.state === 'ready' && old.fingerprint === fingerprint) {
           summary.tablesSkipped++;
         } else {
-          const rows = await ingestOne(entry, uri, old, { store, index, graphById, sourceId, opts, byFingerprint, summary });
+          const done = await ingestOne(entry, uri, old, { store, index, graphById, sourceId, opts, byFingerprint, summary });
+          const rows = done.profile.rowCount;
           summary.tablesIngested++;
           summary.rowsProfiled += rows;
           progress.rowsDone += rows;
+          if (opts.lineage) {
+            const table: LineageTable = { ...done.profile, id: done.tableId, sourceRoot: root };
+            opts.lineage.emit(ingestTableEvents({ ingestRunId: runId, table, startedAt: tableStarted, finishedAt: new Date() }), [table]);
+          }
         }
       } catch (err) {
         summary.tablesFailed++;
-        summary.errors.push(toIssue(uri, err));
+        const issue = toIssue(uri, err);
+        summary.errors.push(issue);
+        if (opts.lineage) {
+          const table: LineageTable = { name: entryName(entry), uri, format: entry.format, sourceRoot: root };
+          opts.lineage.emit(ingestTableEvents({ ingestRunId: runId, table, startedAt: tableStarted, finishedAt: new Date(), error: issue.message }), [table]);
+        }
       }
       progress.filesDone++;
       report();
@@ -176,6 +190,7 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
     await db.prisma.ingestRun
       .update({ where: { id: runId }, data: { status: summary.status, finishedAt: new Date() } })
       .catch(() => {});
+    await opts.lineage?.flush();
     progress.phase = 'done';
     report();
   }
@@ -192,8 +207,13 @@ interface IngestContext {
   summary: IngestSummary;
 }
 
-/** Profiles, embeds, links and writes one table; returns its row count. */
-async function ingestOne(entry: LakeEntry, uri: string, old: StoredTableBrief | undefined, ctx: IngestContext): Promise<number> {
+/** Profiles, embeds, links and writes one table; returns its catalog id and profile. */
+async function ingestOne(
+  entry: LakeEntry,
+  uri: string,
+  old: StoredTableBrief | undefined,
+  ctx: IngestContext,
+): Promise<{ tableId: string; profile: TableProfile }> {
   const profile = await profileEntry(entry, { sampleRows: ctx.opts.sampleRows });
   profile.uri = uri;
   for (const w of profile.warnings) ctx.summary.warnings.push({ path: uri, message: w });
@@ -232,7 +252,7 @@ async function ingestOne(entry: LakeEntry, uri: string, old: StoredTableBrief | 
   if (oldGraph) ctx.graphById.delete(oldGraph.id);
   ctx.graphById.set(graphTable.id, graphTable);
   ctx.byFingerprint.set(profile.fingerprint, uri);
-  return profile.rowCount;
+  return { tableId: prepared.id, profile };
 }
 
 function isUnder(file: string, root: string): boolean {

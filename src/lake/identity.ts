@@ -1,5 +1,6 @@
 /** Identity of a lake entry: its URI and a content fingerprint that is cheap to recompute. */
 import { LakeReadError } from '../util/errors.js';
+import { stem } from './duckdb-profile.js';
 import { scanFile } from './fingerprint.js';
 import { fingerprintSqliteTable, tableLabel } from './sqlite.js';
 import type { LakeEntry } from './types.js';
@@ -7,6 +8,11 @@ import type { LakeEntry } from './types.js';
 /** `TableProfile.uri` of an entry: the absolute file path, or `file.sqlite#table`. */
 export function entryUri(entry: LakeEntry): string {
   return entry.format === 'sqlite' ? tableLabel(entry) : entry.path;
+}
+
+/** `TableProfile.name` of an entry without profiling: the SQLite table, or the file stem. */
+export function entryName(entry: LakeEntry): string {
+  return entry.format === 'sqlite' ? entry.sqliteTable! : stem(entry.path);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Public API of the lake layer: list a lake, profile its tables, preview rows. */
 export { listLakeEntries, formatForPath, type LakeListing, type LakeProblem } from './walk.js';
 export { profileEntry } from './profile.js';
-export { entryUri, fingerprintEntry } from './identity.js';
+export { entryName, entryUri, fingerprintEntry } from './identity.js';
 export { readRows } from './read-rows.js';
 export { duckdbSourceExpression } from './source.js';
 export { closeDuckDB, getDuckDB, withDuckDB } from './duckdb.js';

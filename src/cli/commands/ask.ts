@@ -1,3 +1,4 @@
+import { emitSynthesisLineage, lineageFromEnv } from '../../api/lineage.js';
 import type { Command } from 'commander';
 import { createEngine, type SynthesisResult } from '../../engine/index.js';
 import { parseIntentGraph } from '../../intent/index.js';
@@ -48,6 +49,7 @@ export function registerAskCommand(program: Command): void {
         if (flags.intent.startsWith('file:')) intent = parseIntentGraph(await readFile(flags.intent.slice(5), 'utf8'));
         else if (flags.intent === 'llm' || flags.intent === 'offline') extractor = flags.intent;
         else throw new BadInputError(`--intent must be offline, llm or file:<path> (got "${flags.intent}")`);
+        const startedAt = new Date();
         const result = await engine.synthesize(question, {
           budget: flags.budget,
           beamWidth: flags.beam,
@@ -57,6 +59,11 @@ export function registerAskCommand(program: Command): void {
           strategy: flags.exact ? 'exact' : 'beam',
           valueFunction: flags.value,
         });
+        const lineage = lineageFromEnv(process.env, (m) => process.stderr.write(`graft ask: ${m}\n`));
+        if (lineage) {
+          await emitSynthesisLineage(lineage, db, result, startedAt);
+          await lineage.flush();
+        }
         const explanation = flags.explain && result.tables.length > 0
           ? await engine.explain({ intent: result.intent.graph, tableIds: result.tables.map((t) => t.id) })
           : undefined;

@@ -15,7 +15,7 @@ import { sqlIdent, withDuckDB } from '../lake/index.js';
 import { duckdbMessage } from '../lake/duckdb.js';
 import { ErrorCode } from '../util/errors.js';
 import { FusionExecutionError } from './errors.js';
-import { copierFor } from './source.js';
+import { copierFor, prepareSource } from './source.js';
 import { planSqlWith } from './sql.js';
 import type { FusionPlan, FusionPreview, FusionRunInfo } from './types.js';
 
@@ -90,6 +90,14 @@ async function run<T>(
     const expressions = new Map<string, string>();
     for (const [i, source] of plan.sources.entries()) {
       if (source.copiedBy === null) {
+        try {
+          await prepareSource(source.entry);
+        } catch (err) {
+          throw new FusionExecutionError(ErrorCode.LAKE_READ, `reading ${source.name} for the fused query failed: ${(err as Error).message}`, {
+            table: source.name,
+            uri: source.entry.path,
+          });
+        }
         expressions.set(source.tableId, source.expression);
         info.sources.push({ tableId: source.tableId, name: source.name, readBy: 'duckdb', copiedRows: null, truncated: false });
         continue;

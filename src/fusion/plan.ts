@@ -1,4 +1,5 @@
 /** `planFusion`: a chosen table set plus its edges -> union groups, join tree, filters, SQL. */
+import { LAKE_FORMATS } from '../lake/index.js';
 import { BadInputError } from '../util/errors.js';
 import { FilterBindError, filterPredicate, qualified } from './filters.js';
 import { buildJoinTree } from './join-tree.js';
@@ -30,7 +31,7 @@ function validate(input: FusionInput): void {
   for (const table of input.tables) {
     if (tableIds.has(table.id)) throw new BadInputError(`fusion input: duplicate table id ${table.id}`, { field: 'tables.id' });
     tableIds.add(table.id);
-    if (!['csv', 'parquet', 'sqlite'].includes(table.format)) {
+    if (!LAKE_FORMATS.includes(table.format)) {
       throw new BadInputError(`fusion input: table ${table.name} has unknown format ${String(table.format)}`, { field: 'tables.format' });
     }
     if (!Array.isArray(table.columns)) throw new BadInputError(`fusion input: table ${table.name} has no columns array`);
@@ -144,7 +145,13 @@ export function planFusion(input: FusionInput): FusionPlan {
     }
   }
 
-  const sql = executable ? fusedSql(groups, tree.joinedGroupIds, tree.steps, outputColumns, bound.map((b) => b.sql), sources) : null;
+  // DuckDB database files must be attached first: say so in the SQL itself (a comment, so the
+  // statement stays one SELECT) as well as in `setupSql`.
+  const setupSql = [...new Set(planSources.flatMap((s) => (s.setupSql ? [s.setupSql] : [])))];
+  const setupComment = setupSql.map((q) => `-- run first: ${q};\n`).join('');
+  const sql = executable
+    ? setupComment + fusedSql(groups, tree.joinedGroupIds, tree.steps, outputColumns, bound.map((b) => b.sql), sources)
+    : null;
 
   return {
     unionGroups: groups,
@@ -155,6 +162,7 @@ export function planFusion(input: FusionInput): FusionPlan {
     outputColumns,
     sql,
     sources: executable ? planSources : [],
+    setupSql: executable ? setupSql : [],
     executable,
     warnings,
   };

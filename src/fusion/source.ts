@@ -4,12 +4,15 @@
  * table at run time by a `SourceCopier`; the plan's SQL names them with the expression a stock
  * DuckDB (whose extensions can be downloaded) would use, so the SQL stays runnable outside graft.
  *
+ * DuckDB database files are read in place too, once attached (`prepareSource`); `plan.setupSql`
+ * holds their ATTACH statements for running the SQL elsewhere.
+ *
  * Hook for new source kinds (Iceberg tables, database schemas): either `duckdbSourceExpression`
  * in src/lake returns a DuckDB expression for the entry (nothing to do here), or the format gets
  * a copier in `COPIERS` below.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { duckdbSourceExpression, sqlString } from '../lake/index.js';
+import { attachDuckdbFile, duckdbAttachStatement, duckdbEntryOfUri, duckdbSourceExpression, sqlString } from '../lake/index.js';
 import { copySqliteTable } from '../lake/sqlite-duckdb.js';
 import type { LakeEntry, LakeFormat } from '../lake/types.js';
 import type { FusionSource, FusionTable } from './types.js';
@@ -21,7 +24,13 @@ export function lakeEntryOf(table: FusionTable): LakeEntry {
     if (hash < 0) return { path: table.uri, format: 'sqlite', sqliteTable: table.name };
     return { path: table.uri.slice(0, hash), format: 'sqlite', sqliteTable: table.uri.slice(hash + 1) };
   }
+  if (table.format === 'duckdb') return duckdbEntryOfUri(table.uri);
   return table.csv ? { path: table.uri, format: table.format, csv: table.csv } : { path: table.uri, format: table.format };
+}
+
+/** Makes `source.expression` valid on the shared instance (attaches a DuckDB file). */
+export async function prepareSource(entry: LakeEntry): Promise<void> {
+  if (entry.format === 'duckdb') await attachDuckdbFile(entry.path);
 }
 
 /** Copies a table's first `maxRows` rows into TEMP table `target` on `con`. */
@@ -50,10 +59,13 @@ export function copierFor(format: LakeFormat): SourceCopier | undefined {
 export function fusionSource(table: FusionTable): FusionSource | null {
   const entry = lakeEntryOf(table);
   const direct = duckdbSourceExpression(entry);
-  if (direct !== null) return { tableId: table.id, name: table.name, entry, expression: direct, copiedBy: null };
+  if (direct !== null) {
+    const setupSql = entry.format === 'duckdb' ? duckdbAttachStatement(entry.path) : null;
+    return { tableId: table.id, name: table.name, entry, expression: direct, setupSql, copiedBy: null };
+  }
   const copier = copierFor(entry.format);
   if (!copier) return null;
-  return { tableId: table.id, name: table.name, entry, expression: copier.expression(entry), copiedBy: copier.via };
+  return { tableId: table.id, name: table.name, entry, expression: copier.expression(entry), setupSql: null, copiedBy: copier.via };
 }
 
 /** The table expression `plan.sql` reads `table` with (`sqlite_scan(...)` for SQLite), or null. */

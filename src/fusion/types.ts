@@ -2,9 +2,9 @@
  * Inputs and outputs of the fusion planner. Plain data (JSON-serialisable) so that the search
  * module and the GraphQL layer can build a `FusionInput` from catalog rows and store a plan.
  */
-import type { CsvReadOptions, LakeEntry } from '../lake/types.js';
+import type { CsvReadOptions, LakeEntry, LakeFormat } from '../lake/types.js';
 
-export type FusionFormat = 'csv' | 'parquet' | 'sqlite';
+export type FusionFormat = LakeFormat;
 
 export interface FusionColumn {
   id: string;
@@ -16,7 +16,7 @@ export interface FusionColumn {
 export interface FusionTable {
   id: string;
   name: string;
-  /** Absolute file path; for SQLite `file.sqlite#table` (as `LakeTable.uri`). */
+  /** Absolute file path; `file.sqlite#table` for SQLite, `file.duckdb#schema.table` for DuckDB files (as `LakeTable.uri`). */
   uri: string;
   format: FusionFormat;
   columns: FusionColumn[];
@@ -145,8 +145,10 @@ export interface FusionSource {
   tableId: string;
   name: string;
   entry: LakeEntry;
-  /** The table expression in `plan.sql`: `read_csv(...)`, `read_parquet(...)`, `sqlite_scan(...)`. */
+  /** The table expression in `plan.sql`: `read_csv(...)`, `read_parquet(...)`, `sqlite_scan(...)`, `"graft_db_…"."main"."t"`. */
   expression: string;
+  /** A statement to run before `plan.sql` (the ATTACH of a DuckDB database file), or null. */
+  setupSql: string | null;
   /**
    * null: DuckDB reads `expression` itself. Otherwise the reader that copies the rows into a
    * DuckDB temp table at run time ('better-sqlite3' for SQLite), bounded by `maxCopiedRows`.
@@ -174,6 +176,8 @@ export interface FusionPlan {
   sql: string | null;
   /** How each joined table is read (root group first, members in group order). */
   sources: FusionSource[];
+  /** Statements to run before `sql` elsewhere (ATTACH of DuckDB files); graft runs them itself. */
+  setupSql: string[];
   /** False when a joined table has no reader or there is nothing to select. */
   executable: boolean;
   warnings: string[];

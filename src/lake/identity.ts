@@ -1,5 +1,6 @@
 /** Identity of a lake entry: its URI and a content fingerprint that is cheap to recompute. */
 import { LakeReadError } from '../util/errors.js';
+import { fingerprintDuckdbTable, duckdbTableUri } from './duckdb-file.js';
 import { stem } from './duckdb-profile.js';
 import { scanFile } from './fingerprint.js';
 import { fingerprintSqliteTable, tableLabel } from './sqlite.js';
@@ -7,11 +8,13 @@ import type { LakeEntry } from './types.js';
 
 /** `TableProfile.uri` of an entry: the absolute file path, or `file.sqlite#table`. */
 export function entryUri(entry: LakeEntry): string {
+  if (entry.format === 'duckdb') return duckdbTableUri(entry.path, entry.duckdbTable!);
   return entry.format === 'sqlite' ? tableLabel(entry) : entry.path;
 }
 
 /** `TableProfile.name` of an entry without profiling: the SQLite table, or the file stem. */
 export function entryName(entry: LakeEntry): string {
+  if (entry.format === 'duckdb') return entry.duckdbTable!.table;
   return entry.format === 'sqlite' ? entry.sqliteTable! : stem(entry.path);
 }
 
@@ -21,6 +24,7 @@ export function entryName(entry: LakeEntry): string {
  */
 export async function fingerprintEntry(entry: LakeEntry): Promise<string> {
   if (entry.format === 'sqlite') return fingerprintSqliteTable(entry);
+  if (entry.format === 'duckdb') return fingerprintDuckdbTable(entry);
   try {
     return (await scanFile(entry.path)).fingerprint;
   } catch (err) {

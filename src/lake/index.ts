@@ -12,6 +12,8 @@ export {
 } from './options.js';
 export { DISTINCT_CAP, SAMPLE_VALUES, TOP_TEXT_VALUES, MAX_VALUE_CHARS } from './column-stats.js';
 export { sqlIdent, sqlString } from './sql.js';
+export { LAKE_FORMATS } from './types.js';
+export { attachDuckdbFile, duckdbAttachStatement, duckdbEntryOfUri, listDuckdbTables } from './duckdb-file.js';
 export type {
   ColumnProfile,
   CsvReadOptions,

@@ -14,6 +14,7 @@ export async function profileEntry(entry: LakeEntry, opts: ProfileOptions = {}):
   switch (entry.format) {
     case 'csv':
     case 'parquet':
+    case 'duckdb':
       return profileWithDuckDB(entry, opts);
     case 'sqlite':
       return profileSqliteTable(entry, opts);

@@ -1,5 +1,6 @@
 /** First rows of a lake entry, for previews. */
 import { LakeReadError } from '../util/errors.js';
+import { attachDuckdbFile } from './duckdb-file.js';
 import { duckdbMessage, withDuckDB } from './duckdb.js';
 import { duckdbSourceExpression } from './source.js';
 import { readSqliteRows } from './sqlite.js';
@@ -14,6 +15,7 @@ import { previewValue } from './values.js';
 export async function readRows(entry: LakeEntry, limit: number): Promise<Record<string, unknown>[]> {
   const n = Math.max(0, Math.floor(limit));
   if (entry.format === 'sqlite') return readSqliteRows(entry, n);
+  if (entry.format === 'duckdb') await attachDuckdbFile(entry.path);
   const expression = duckdbSourceExpression(entry);
   if (!expression) throw new LakeReadError(entry.path, `unsupported format ${entry.format}`);
   return withDuckDB(async (con) => {

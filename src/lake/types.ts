@@ -7,7 +7,9 @@
 /** Logical column type after profiling; physical types from CSV/Parquet/SQLite map onto these. */
 export type LogicalType = 'integer' | 'float' | 'text' | 'boolean' | 'date' | 'timestamp' | 'other';
 
-export type LakeFormat = 'csv' | 'parquet' | 'sqlite';
+export type LakeFormat = 'csv' | 'parquet' | 'sqlite' | 'duckdb';
+
+export const LAKE_FORMATS: readonly LakeFormat[] = ['csv', 'parquet', 'sqlite', 'duckdb'];
 
 export interface ColumnProfile {
   name: string;
@@ -78,6 +80,8 @@ export interface LakeEntry {
   format: LakeFormat;
   /** For SQLite: the table inside the database file. */
   sqliteTable?: string;
+  /** For a DuckDB database file: the table inside it. */
+  duckdbTable?: { schema: string; table: string };
   /** For CSV: read options from an earlier profile (`TableProfile.csv`); absent = sniff again. */
   csv?: CsvReadOptions;
 }

@@ -12,7 +12,8 @@
  * a copier in `COPIERS` below.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { attachDuckdbFile, duckdbAttachStatement, duckdbEntryOfUri, duckdbSourceExpression, sqlString } from '../lake/index.js';
+import { attachDuckdbFile, duckdbAttachStatement, duckdbEntryOfUri, duckdbSourceExpression, parsePostgresSource, sqlString } from '../lake/index.js';
+import { copyPostgresTable } from '../lake/postgres.js';
 import { copySqliteTable } from '../lake/sqlite-duckdb.js';
 import type { LakeEntry, LakeFormat } from '../lake/types.js';
 import type { FusionSource, FusionTable } from './types.js';
@@ -25,6 +26,10 @@ export function lakeEntryOf(table: FusionTable): LakeEntry {
     return { path: table.uri.slice(0, hash), format: 'sqlite', sqliteTable: table.uri.slice(hash + 1) };
   }
   if (table.format === 'duckdb') return duckdbEntryOfUri(table.uri);
+  if (table.format === 'postgres') {
+    const hash = table.uri.lastIndexOf('#');
+    return { path: table.uri.slice(0, hash), format: 'postgres', pgTable: table.uri.slice(hash + 1) };
+  }
   return table.csv ? { path: table.uri, format: table.format, csv: table.csv } : { path: table.uri, format: table.format };
 }
 
@@ -48,6 +53,17 @@ const COPIERS: Partial<Record<LakeFormat, SourceCopier>> = {
     via: 'better-sqlite3',
     expression: (entry) => `sqlite_scan(${sqlString(entry.path)}, ${sqlString(entry.sqliteTable ?? '')})`,
     copy: copySqliteTable,
+  },
+  // A read-only cursor over the live table (credentials from this process / PGPASSWORD).
+  postgres: {
+    via: 'pg',
+    expression: (entry) => {
+      const { schema } = parsePostgresSource(entry.path);
+      const root = new URL(entry.path);
+      const libpq = `host=${root.hostname} port=${root.port || '5432'} dbname=${decodeURIComponent(root.pathname.split('/')[1] ?? '')}${root.username ? ` user=${decodeURIComponent(root.username)}` : ''}`;
+      return `postgres_scan(${sqlString(libpq)}, ${sqlString(schema)}, ${sqlString(entry.pgTable ?? '')})`;
+    },
+    copy: copyPostgresTable,
   },
 };
 

@@ -4,7 +4,16 @@ import type { CatalogDatabase } from '../catalog/database.js';
 import { CatalogStore, prepareTable, toGraphTable, type StoredTableBrief } from '../catalog/store.js';
 import { columnEmbeddingText, type Embedder } from '../embed/index.js';
 import { LakeGraphIndex, type GraphTable } from '../graph/index.js';
-import { entryName, entryUri, fingerprintEntry, listLakeEntries, profileEntry } from '../lake/index.js';
+import {
+  entryName,
+  entryUri,
+  fingerprintEntry,
+  isPostgresUrl,
+  listLakeEntries,
+  parsePostgresSource,
+  profileEntry,
+  rememberPostgresCredentials,
+} from '../lake/index.js';
 import { ingestTableEvents, type LineageEmitter, type LineageTable } from '../lineage/index.js';
 import type { LakeEntry, TableProfile } from '../lake/types.js';
 import { BadInputError, ErrorCode, GraftError } from '../util/errors.js';
@@ -56,7 +65,8 @@ export interface IngestOptions {
 const PROGRESS_FLUSH_MS = 1000;
 
 export async function startIngestRun(db: CatalogDatabase, rootPath: string): Promise<string> {
-  const run = await db.prisma.ingestRun.create({ data: { path: path.resolve(rootPath), status: 'running' } });
+  const where = isPostgresUrl(rootPath) ? parsePostgresSource(rootPath).root : path.resolve(rootPath);
+  const run = await db.prisma.ingestRun.create({ data: { path: where, status: 'running' } });
   return run.id;
 }
 
@@ -71,9 +81,12 @@ export async function startIngestRun(db: CatalogDatabase, rootPath: string): Pro
  */
 export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: IngestOptions): Promise<IngestSummary> {
   const started = Date.now();
-  const root = path.resolve(rootPath);
-  const rootStat = await stat(root).catch(() => null);
-  if (!rootStat) throw new BadInputError(`ingest path does not exist: ${root}`, { path: root });
+  // A PostgreSQL schema: the root is its URL without password (credentials stay in this process).
+  const pgSource = isPostgresUrl(rootPath) ? parsePostgresSource(rootPath) : undefined;
+  if (pgSource) rememberPostgresCredentials(pgSource);
+  const root = pgSource ? pgSource.root : path.resolve(rootPath);
+  const rootStat = pgSource ? null : await stat(root).catch(() => null);
+  if (!pgSource && !rootStat) throw new BadInputError(`ingest path does not exist: ${root}`, { path: root });
 
   const store = new CatalogStore(db);
   const runId = opts.runId ?? (await startIngestRun(db, root));
@@ -113,7 +126,8 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
     progress.phase = 'profile';
     report();
 
-    const sourceId = await store.upsertSource(root, rootStat.isDirectory() ? 'folder' : entries[0]?.format === 'sqlite' ? 'sqlite' : 'file');
+    const kind = pgSource ? 'postgres' : rootStat!.isDirectory() ? 'folder' : entries[0]?.format === 'sqlite' ? 'sqlite' : 'file';
+    const sourceId = await store.upsertSource(root, kind);
     const existing = await store.tablesByUri();
     const byFingerprint = new Map<string, string>();
     for (const t of existing.values()) byFingerprint.set(t.fingerprint, t.uri);
@@ -157,11 +171,12 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
       await flush();
     }
 
-    if (opts.removeMissing !== false && rootStat.isDirectory()) {
+    if (opts.removeMissing !== false && (pgSource || rootStat!.isDirectory())) {
       const failedPaths = new Set(problems.map((p) => p.path));
       for (const [uri, t] of existing) {
         const file = uri.split('#')[0];
-        if (!seen.has(uri) && isUnder(file, root) && !failedPaths.has(file)) {
+        const under = pgSource ? file === root : isUnder(file, root);
+        if (!seen.has(uri) && under && !failedPaths.has(file)) {
           await store.deleteTable(t.id);
           index.removeTable(t.id);
           summary.tablesRemoved++;

@@ -13,6 +13,7 @@ export {
 export { DISTINCT_CAP, SAMPLE_VALUES, TOP_TEXT_VALUES, MAX_VALUE_CHARS } from './column-stats.js';
 export { sqlIdent, sqlString } from './sql.js';
 export { LAKE_FORMATS } from './types.js';
+export { isPostgresUrl, parsePostgresSource, rememberPostgresCredentials } from './postgres.js';
 export { attachDuckdbFile, duckdbAttachStatement, duckdbEntryOfUri, listDuckdbTables } from './duckdb-file.js';
 export type {
   ColumnProfile,

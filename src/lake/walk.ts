@@ -3,6 +3,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { LakeReadError } from '../util/errors.js';
 import { listDuckdbTables } from './duckdb-file.js';
+import { isPostgresUrl, listPostgresTables } from './postgres.js';
 import { listSqliteTables } from './sqlite.js';
 import type { LakeEntry, LakeFormat } from './types.js';
 
@@ -40,6 +41,8 @@ export function formatForPath(path: string): LakeFormat | null {
  * a missing root throws.
  */
 export async function listLakeEntries(root: string): Promise<LakeListing> {
+  // A PostgreSQL schema: one entry per base table; an unreachable server throws (no table to blame).
+  if (isPostgresUrl(root)) return { entries: await listPostgresTables(root), problems: [] };
   const abs = resolve(root);
   const entries: LakeEntry[] = [];
   const problems: LakeProblem[] = [];

@@ -15,6 +15,8 @@ import { ingestLake } from '../../src/ingest/index.js';
 import { closeDuckDB, listLakeEntries, profileEntry, readRows } from '../../src/lake/index.js';
 import { withReadOnlyPostgres } from '../../src/lake/postgres.js';
 import { catalogBackends } from '../support/catalogs.js';
+import { startTestServer } from '../api/support/fixture.js';
+import { makeTestEngine } from '../api/support/testEngine.js';
 import { cid, joinEdge, tid } from '../fusion/helpers.js';
 import { makeTempDir } from './helpers.js';
 
@@ -144,6 +146,45 @@ describe.skipIf(!serverUrl)('PostgreSQL schema as a source', () => {
       expect(canon(preview.rows.map((r) => preview.columns.map((c) => r[c])))).toEqual(canon(expected));
       expect(await countFusion(plan)).toBe(expected.length);
     } finally {
+      await db.close();
+    }
+  });
+
+  it('the GraphQL ingest mutation reads only allow-listed database URLs, with the allow-list credentials', async () => {
+    const db = await catalogBackends[0]!.open();
+    const { engine } = await makeTestEngine(db);
+    const allowed = new URL(serverUrl!);
+    allowed.searchParams.set('schema', schema);
+    const api = await startTestServer(db, engine, { databaseSources: [allowed.toString()], lakeRoots: [dir] });
+    try {
+      const ask = (url: string) =>
+        api.gql<{ ingest: { id: string } }>('mutation($p: String!) { ingest(path: $p) { id } }', { p: url });
+      const other = new URL(serverUrl!);
+      other.searchParams.set('schema', 'public');
+      const refused = await ask(other.toString());
+      expect(refused.errors?.[0]?.extensions.code).toBe('FORBIDDEN');
+      expect(refused.errors?.[0]?.message).toMatch(/GRAFT_DATABASE_SOURCES/);
+      const wrongDb = new URL(allowed.toString());
+      wrongDb.pathname = '/postgres';
+      expect((await ask(wrongDb.toString())).errors?.[0]?.extensions.code).toBe('FORBIDDEN');
+
+      // The caller names the schema without any password; graft connects with the allow-list entry.
+      const mine = new URL(allowed.toString());
+      mine.password = '';
+      const r = await ask(mine.toString());
+      expect(r.errors).toBeUndefined();
+      let status = 'running';
+      for (let i = 0; i < 400 && status === 'running'; i++) {
+        await new Promise((res) => setTimeout(res, 50));
+        const p = await api.gql<{ ingestRun: { status: string; tablesIngested: number } }>(`{ ingestRun(id: "${r.data!.ingest.id}") { status tablesIngested } }`);
+        status = p.data!.ingestRun.status;
+        if (status !== 'running') expect(p.data!.ingestRun.tablesIngested).toBe(2);
+      }
+      expect(status).toBe('succeeded');
+      const names = (await db.prisma.lakeTable.findMany({ select: { name: true }, orderBy: { name: 'asc' } })).map((x) => x.name);
+      expect(names).toEqual(['customers', 'orders']);
+    } finally {
+      await api.close();
       await db.close();
     }
   });

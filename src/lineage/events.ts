@@ -71,20 +71,30 @@ export interface LineageTable {
 }
 
 /**
- * The dataset naming: files are `file` + absolute path (OpenLineage's local file naming);
- * a SQLite table is `sqlite://<absolute file path>` + table name.
+ * The dataset naming (OpenLineage's conventions where it has one): files are `file` + absolute
+ * path; a PostgreSQL table `postgres://host:port` + `db.schema.table`; a SQLite table
+ * `sqlite://<absolute file path>` + table; a DuckDB file's table `duckdb://<absolute file path>`
+ * + `schema.table`.
  */
 export function datasetName(t: Pick<LineageTable, 'uri' | 'format'>): { namespace: string; name: string } {
-  if (t.format === 'sqlite') {
-    const hash = t.uri.lastIndexOf('#');
-    return { namespace: `sqlite://${t.uri.slice(0, hash)}`, name: t.uri.slice(hash + 1) };
+  const hash = t.uri.lastIndexOf('#');
+  const [where, what] = [t.uri.slice(0, hash), t.uri.slice(hash + 1)];
+  if (t.format === 'sqlite') return { namespace: `sqlite://${where}`, name: what };
+  if (t.format === 'duckdb') return { namespace: `duckdb://${where}`, name: what };
+  if (t.format === 'postgres') {
+    const u = new URL(where); // postgres://user@host:port/db/schema
+    const [db, schema] = u.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    return { namespace: `postgres://${u.hostname}:${u.port || '5432'}`, name: `${db}.${schema}.${what}` };
   }
   return { namespace: 'file', name: t.uri };
 }
 
 function tableDataset(t: LineageTable, withMetrics: boolean): LineageDataset {
   const facets: Record<string, Facet> = {
-    dataSource: facet('dataSource', { name: path.basename(t.sourceRoot), uri: `file://${t.sourceRoot}` }),
+    dataSource: facet('dataSource', {
+      name: path.basename(t.sourceRoot),
+      uri: t.sourceRoot.includes('://') ? t.sourceRoot : `file://${t.sourceRoot}`,
+    }),
   };
   if (t.columns) facets.schema = facet('schema', { fields: t.columns.map((c) => ({ name: c.name, type: c.logicalType })) });
   if (t.id) {

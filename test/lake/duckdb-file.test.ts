@@ -166,6 +166,12 @@ describe('DuckDB database files', () => {
       const canon = (rs: unknown[][]) => rs.map((r) => JSON.stringify(r.map((v) => String(v)))).sort();
       expect(canon(preview.rows.map((r) => preview.columns.map((c) => r[c])))).toEqual(canon(expected));
       expect(await countFusion(plan)).toBe(expected.length);
+
+      // DuckDB-only plan: graft runs plan.sql itself (with its ATTACH comment) as printed.
+      const inPlace = planFusion({ tables: [tables.orders!, tables.stores!], joins: [joinEdge('orders.store_id', 'stores.store_id')], unions: [] });
+      expect(inPlace.sources.every((x) => x.copiedBy === null)).toBe(true);
+      expect(inPlace.sql).toMatch(/^-- run first: ATTACH/);
+      expect(await countFusion(inPlace)).toBe(501);
     } finally {
       await db.close();
     }

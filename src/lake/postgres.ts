@@ -66,18 +66,23 @@ export function parsePostgresSource(url: string): PostgresSource {
   return { connectionString: conn.toString(), root, schema };
 }
 
+/** Connection strings with passwords, per `postgres://user@host:port/db` (any schema). */
 const credentials = new Map<string, string>();
+const serverKey = (root: string) => root.slice(0, root.lastIndexOf('/'));
 
-/** Keeps the connection string (with password) for `root` in this process. */
+/**
+ * Keeps the connection string (with password) for the source's server, database and user in
+ * this process (ingest does it with the URL it was given; the API with GRAFT_DATABASE_SOURCES).
+ */
 export function rememberPostgresCredentials(source: PostgresSource): void {
   // The canonical root carries no password: it must not replace credentials given earlier.
-  if (new URL(source.connectionString).password) credentials.set(source.root, source.connectionString);
+  if (new URL(source.connectionString).password) credentials.set(serverKey(source.root), source.connectionString);
 }
 
 /** The connection string for a stored root: remembered credentials, else the root itself (PGPASSWORD). */
 export function connectionFor(root: string): { connectionString: string; schema: string } {
   const parsed = parsePostgresSource(root);
-  return { connectionString: credentials.get(parsed.root) ?? parsed.connectionString, schema: parsed.schema };
+  return { connectionString: credentials.get(serverKey(parsed.root)) ?? parsed.connectionString, schema: parsed.schema };
 }
 
 /** Dates, timestamps and intervals stay text (their ISO-like form); int8 and numeric become numbers. */

@@ -28,12 +28,19 @@ export interface ApiConfig {
   introspection: boolean;
   /** Absolute folders `ingest(path)` may read from (GRAFT_LAKE_ROOTS, colon-separated). */
   lakeRoots: string[];
+  /**
+   * Database sources `ingest(path: "postgres://…")` may read (GRAFT_DATABASE_SOURCES: whitespace-
+   * separated postgres:// URLs, with credentials; a `?schema=` limits the entry to one schema).
+   */
+  databaseSources: string[];
   bodyLimitBytes: number;
   /** Limit on one engine call (synthesize, and also intentGraph / explainScore). */
   engineTimeoutMs: number;
   /** How long shutdown waits for in-flight requests (and running ingests) before closing. */
   shutdownGraceMs: number;
   limits: ApiLimits;
+  /** Serve the Apollo Federation 2 subgraph schema (`@key` on Table, Column): GRAFT_FEDERATION=1. */
+  federation: boolean;
 }
 
 export const DEFAULT_LIMITS: ApiLimits = {
@@ -83,7 +90,9 @@ export function isProduction(env: Env = process.env): boolean {
  *   anonymous access is on (the local demo).
  * - GRAFT_LAKE_ROOTS: colon-separated folders `ingest` may read; default `./lakes` and
  *   `$GRAFT_HOME/demo-lake` (`.graft/demo-lake`).
+ * - GRAFT_DATABASE_SOURCES: postgres:// URLs the `ingest` mutation may read (none by default).
  * - GRAFT_INTROSPECTION: default on, off in production.
+ * - GRAFT_FEDERATION=1 serves the Federation 2 subgraph schema (src/api/federation.ts).
  * - GRAFT_SYNTHESIZE_TIMEOUT_MS (10000), GRAFT_BODY_LIMIT_BYTES (1 MiB), GRAFT_SHUTDOWN_GRACE_MS
  *   (10000), GRAFT_MAX_DEPTH (10), GRAFT_MAX_COMPLEXITY (20000), GRAFT_MAX_ENGINE_FIELDS (4:
  *   engine fields per operation).
@@ -101,9 +110,11 @@ export function apiConfigFromEnv(env: Env = process.env, cwd = process.cwd()): A
     allowAnonymous,
     introspection: bool(env, 'GRAFT_INTROSPECTION') ?? !production,
     lakeRoots,
+    databaseSources: (get(env, 'GRAFT_DATABASE_SOURCES') ?? '').split(/\s+/).filter(Boolean),
     bodyLimitBytes: positiveInt(env, 'GRAFT_BODY_LIMIT_BYTES', 1024 * 1024),
     engineTimeoutMs: positiveInt(env, 'GRAFT_SYNTHESIZE_TIMEOUT_MS', 10_000),
     shutdownGraceMs: positiveInt(env, 'GRAFT_SHUTDOWN_GRACE_MS', 10_000),
+    federation: bool(env, 'GRAFT_FEDERATION') ?? false,
     limits: {
       ...DEFAULT_LIMITS,
       maxDepth: positiveInt(env, 'GRAFT_MAX_DEPTH', DEFAULT_LIMITS.maxDepth),

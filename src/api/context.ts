@@ -9,6 +9,7 @@ import type { CatalogReader } from './catalog/reader.js';
 import type { ApiConfig } from './config.js';
 import type { EngineApi } from './engineApi.js';
 import type { IngestRunner } from './ingestRunner.js';
+import type { LineageEmitter } from '../lineage/index.js';
 import type { SynthesisStore } from './syntheses.js';
 
 /** Long-lived pieces shared by every request. */
@@ -21,6 +22,8 @@ export interface ApiServices {
   searcher: ColumnSearcher;
   ingests: IngestRunner;
   syntheses: SynthesisStore;
+  /** Governance events (GRAFT_LINEAGE_*); undefined when none are configured. */
+  lineage?: LineageEmitter;
   /** The catalog changed through this server: tell the engine and the column search. */
   catalogChanged(): void;
 }

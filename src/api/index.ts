@@ -10,3 +10,6 @@ export { createApiToken, listApiTokens, revokeApiToken, authenticateSecret, hash
 export { buildGraftSchema, printGraftSchema } from './schema/build.js';
 export { confineLakePath } from './lakeRoots.js';
 export { queryDepth, measureComplexity } from './limits.js';
+export { buildGraftSubgraphSchema, subgraphTypeDefs, ENTITY_KEYS, FEDERATION_SPEC_URL } from './federation.js';
+export { createGraftSchema, type GraftSchema, type GraftSchemaOptions } from './embedded.js';
+export { lineageFromEnv, emitSynthesisLineage } from './lineage.js';

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CatalogDatabase } from '../catalog/database.js';
 import type { Embedder } from '../embed/index.js';
 import { ingestLake, startIngestRun } from '../ingest/index.js';
+import type { LineageEmitter } from '../lineage/index.js';
 
 /**
  * Runs `ingest` mutations in the background, one at a time: ingestLake links each new table
@@ -20,6 +21,7 @@ export class IngestRunner {
     private readonly embedder: Embedder,
     private readonly log: Logger,
     private readonly onCatalogChanged: () => void,
+    private readonly lineage?: LineageEmitter,
   ) {}
 
   /** Queues an ingest of an already-confined real path; returns the run id. */
@@ -31,7 +33,7 @@ export class IngestRunner {
     const job = this.tail.then(async () => {
       const started = Date.now();
       try {
-        const s = await ingestLake(this.db, realPath, { embedder: this.embedder, runId });
+        const s = await ingestLake(this.db, realPath, { embedder: this.embedder, runId, lineage: this.lineage });
         this.log.info({ reqId: requestId, runId, status: s.status, tables: s.tablesIngested, failed: s.tablesFailed, ms: Date.now() - started }, 'ingest finished');
       } catch (err) {
         this.log.error({ reqId: requestId, runId, err }, 'ingest failed');

@@ -1,10 +1,12 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { parsePostgresSource } from '../lake/index.js';
 import { BadInputError } from '../util/errors.js';
 import { ForbiddenError } from './errors.js';
 
 /**
- * Confines `ingest(path)` to the configured lake roots (GRAFT_LAKE_ROOTS).
+ * Confines `ingest(path)` to the configured lake roots (GRAFT_LAKE_ROOTS); database URLs to the
+ * allow-list GRAFT_DATABASE_SOURCES (`confineDatabaseUrl`).
  *
  * 1. A relative path is taken relative to each root in turn; an absolute one as it is.
  * 2. Lexical check: after resolving `.` and `..`, the path must lie in a root, else FORBIDDEN
@@ -79,4 +81,35 @@ export async function confineLakePath(input: string, roots: string[]): Promise<s
     return real;
   }
   throw new BadInputError(`path does not exist: ${raw}`, { field: 'path' });
+}
+
+/**
+ * The allow-list check for `ingest(path: "postgres://…")`: the URL must name the host, port,
+ * database and user of an entry of GRAFT_DATABASE_SOURCES, and its schema (default `public`)
+ * must be the entry's when the entry names one (`?schema=`). Returns the URL to connect with:
+ * the entry's credentials and the requested schema, so callers never send passwords.
+ */
+export function confineDatabaseUrl(url: string, allowed: string[]): string {
+  const want = parsePostgresSource(url);
+  const wantUrl = new URL(want.connectionString);
+  for (const entry of allowed) {
+    let have;
+    try {
+      have = parsePostgresSource(entry);
+    } catch {
+      continue; // a malformed entry allows nothing
+    }
+    const haveUrl = new URL(have.connectionString);
+    const sameServer =
+      haveUrl.hostname === wantUrl.hostname &&
+      (haveUrl.port || '5432') === (wantUrl.port || '5432') &&
+      haveUrl.pathname === wantUrl.pathname &&
+      haveUrl.username === wantUrl.username;
+    const schemaOk = !/[?&]schema=/.test(entry) || have.schema === want.schema;
+    if (sameServer && schemaOk) {
+      haveUrl.searchParams.set('schema', want.schema);
+      return haveUrl.toString();
+    }
+  }
+  throw new ForbiddenError(`database ${want.root} is not among the database sources this server may read (GRAFT_DATABASE_SOURCES)`);
 }

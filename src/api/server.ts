@@ -20,6 +20,10 @@ import type { EngineApi } from './engineApi.js';
 import { ApiErrorCode, errorBody } from './errors.js';
 import { acceptableRequestId, BodyTooLargeError, readBody } from './http/body.js';
 import { IngestRunner } from './ingestRunner.js';
+import { lineageFromEnv } from './lineage.js';
+import { parsePostgresSource, rememberPostgresCredentials } from '../lake/index.js';
+import type { LineageEmitter } from '../lineage/index.js';
+import { buildGraftSubgraphSchema } from './federation.js';
 import { buildGraftSchema } from './schema/build.js';
 import { SynthesisStore } from './syntheses.js';
 
@@ -35,6 +39,8 @@ export interface CreateServerOptions {
   logger?: Logger;
   /** Close the catalog at the end of shutdown (the CLI owns it; tests usually do not). */
   closeDatabase?: boolean;
+  /** Governance events; default: what GRAFT_LINEAGE_* configure (lineageFromEnv); null: none. */
+  lineage?: LineageEmitter | null;
 }
 
 export interface ListenOptions {
@@ -62,7 +68,8 @@ export interface GraftServer {
   readonly inFlight: number;
 }
 
-function mergeConfig(overrides: ApiConfigOverrides | undefined): ApiConfig {
+/** The environment's configuration (apiConfigFromEnv) with `overrides` on top. */
+export function mergeConfig(overrides: ApiConfigOverrides | undefined): ApiConfig {
   const base = apiConfigFromEnv();
   return { ...base, ...overrides, limits: { ...base.limits, ...overrides?.limits } };
 }
@@ -99,13 +106,21 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export async function createServer(opts: CreateServerOptions): Promise<GraftServer> {
-  const config = mergeConfig(opts.config);
-  const log = opts.logger ?? pino({ level: process.env.GRAFT_LOG_LEVEL ?? 'info', base: { service: 'graft-api' } });
-  const schema = await buildGraftSchema();
-  const apollo = createApollo(schema, config, log);
-  await apollo.start();
-
+/** The long-lived services of one API (the standalone server, or graft mounted in a host). */
+export function createApiServices(
+  opts: Pick<CreateServerOptions, 'db' | 'engine' | 'embedder' | 'lineage'>,
+  config: ApiConfig,
+  log: Logger,
+): ApiServices {
+  const lineage = opts.lineage === null ? undefined : (opts.lineage ?? lineageFromEnv(process.env, (m) => log.warn(m)));
+  // Fused SQL over allow-listed database sources connects with the allow-list's credentials.
+  for (const url of config.databaseSources) {
+    try {
+      rememberPostgresCredentials(parsePostgresSource(url));
+    } catch (err) {
+      log.warn({ err }, 'GRAFT_DATABASE_SOURCES has an entry that is not a postgres:// URL; it allows nothing');
+    }
+  }
   const searcher = new ColumnSearcher(opts.db, opts.embedder);
   const catalogChanged = () => {
     searcher.invalidate();
@@ -115,7 +130,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
       log.error({ err }, 'engine.invalidate failed');
     }
   };
-  const services: ApiServices = {
+  return {
     db: opts.db,
     engine: opts.engine,
     embedder: opts.embedder,
@@ -123,9 +138,27 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
     log,
     searcher,
     syntheses: new SynthesisStore(opts.db),
-    ingests: new IngestRunner(opts.db, opts.embedder, log, catalogChanged),
+    ingests: new IngestRunner(opts.db, opts.embedder, log, catalogChanged, lineage),
+    lineage,
     catalogChanged,
   };
+}
+
+/** One request's context: the caller's grants decide what its reader and loaders can see. */
+export function requestContext(services: ApiServices, principal: Principal, requestId: string, log: Logger): RequestContext {
+  const scope = scopeOf(principal);
+  const reader = new CatalogReader(services.db, scope);
+  return { requestId, log, principal, scope, reader, loaders: createLoaders(reader), services };
+}
+
+export async function createServer(opts: CreateServerOptions): Promise<GraftServer> {
+  const config = mergeConfig(opts.config);
+  const log = opts.logger ?? pino({ level: process.env.GRAFT_LOG_LEVEL ?? 'info', base: { service: 'graft-api' } });
+  const schema = config.federation ? await buildGraftSubgraphSchema() : await buildGraftSchema();
+  const apollo = createApollo(schema, config, log);
+  await apollo.start();
+
+  const services = createApiServices(opts, config, log);
 
   let inFlight = 0;
   let stopping: Promise<void> | null = null;
@@ -177,17 +210,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
       sendJson(res, 401, errorBody(who, ApiErrorCode.UNAUTHENTICATED, requestId), { 'www-authenticate': 'Bearer' });
       return;
     }
-    const scope = scopeOf(who);
-    const reader = new CatalogReader(opts.db, scope);
-    const context: RequestContext = {
-      requestId,
-      log: reqLog,
-      principal: who,
-      scope,
-      reader,
-      loaders: createLoaders(reader),
-      services,
-    };
+    const context = requestContext(services, who, requestId, reqLog);
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers: headerMap(req), search: url.search, body },
       context: async () => context,
@@ -276,6 +299,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
       await apollo.stop();
       const drained = await services.ingests.drain(Math.max(0, deadline - Date.now()));
       if (!drained) log.warn('background ingest still running at shutdown: its run will read `interrupted` after the next ingest of that root');
+      await withTimeout(services.lineage?.flush() ?? Promise.resolve(), config.shutdownGraceMs).catch(() => log.warn('lineage events still in flight at shutdown'));
       if (opts.closeDatabase) await opts.db.close();
       log.info('stopped');
     })();

@@ -12,9 +12,10 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
 import { sqlIdent, sqlString } from '../lake/sql.js';
+import { appendSqliteValue, duckTypeForValues, type SqliteDuckType } from '../lake/sqlite-duckdb.js';
 import { BadInputError } from '../util/errors.js';
 import { drawInt, mulberry32 } from '../util/prng.js';
 import { sqlTables } from './sqlTables.js';
@@ -162,68 +163,6 @@ interface SqliteColumn {
   declared: string;
 }
 
-type DuckType = 'BIGINT' | 'DOUBLE' | 'VARCHAR' | 'BLOB' | 'BOOLEAN';
-
-/**
- * One Parquet type per column from the values SQLite actually stores (declared types are
- * advisory): all integers -> BIGINT, integers and reals -> DOUBLE, any text -> VARCHAR
- * (numbers written as SQLite prints them), all blobs -> BLOB; no values -> the declared
- * type's affinity.
- */
-function columnType(values: unknown[], declared: string): DuckType {
-  let ints = 0;
-  let reals = 0;
-  let texts = 0;
-  let blobs = 0;
-  for (const v of values) {
-    if (v === null || v === undefined) continue;
-    if (typeof v === 'bigint') ints++;
-    else if (typeof v === 'number') reals++;
-    else if (typeof v === 'string') texts++;
-    else blobs++;
-  }
-  if (texts > 0) return 'VARCHAR';
-  if (blobs > 0) return ints + reals > 0 ? 'VARCHAR' : 'BLOB';
-  if (reals > 0) return 'DOUBLE';
-  if (ints > 0) return 'BIGINT';
-  const d = declared.toUpperCase();
-  if (d.includes('INT')) return 'BIGINT';
-  if (d.includes('BOOL')) return 'BOOLEAN';
-  if (/REAL|FLOA|DOUB|NUMERIC|DECIMAL/.test(d)) return 'DOUBLE';
-  return 'VARCHAR';
-}
-
-/** A SQLite value as text, the way SQLite itself prints it (REAL 3 -> "3.0"). */
-function sqliteText(v: unknown): string {
-  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 1e15 ? `${v}.0` : String(v);
-  if (typeof v === 'bigint') return v.toString();
-  if (v instanceof Uint8Array) return Buffer.from(v).toString('hex');
-  return String(v);
-}
-
-function appendValue(app: DuckDBAppender, type: DuckType, v: unknown): void {
-  if (v === null || v === undefined) {
-    app.appendNull();
-    return;
-  }
-  switch (type) {
-    case 'BIGINT':
-      app.appendBigInt(v as bigint);
-      return;
-    case 'BOOLEAN':
-      app.appendBoolean(Boolean(v));
-      return;
-    case 'DOUBLE':
-      app.appendDouble(typeof v === 'bigint' ? Number(v) : (v as number));
-      return;
-    case 'BLOB':
-      app.appendBlob(v as Uint8Array);
-      return;
-    default:
-      app.appendVarchar(sqliteText(v));
-  }
-}
-
 /** Distinct, non-empty Parquet column names (DuckDB names are case-insensitive). */
 function parquetColumnNames(cols: SqliteColumn[]): string[] {
   const seen = new Set<string>();
@@ -240,14 +179,14 @@ async function writeShard(
   con: DuckDBConnection,
   file: string,
   names: string[],
-  types: DuckType[],
+  types: SqliteDuckType[],
   rows: unknown[][],
 ): Promise<void> {
   await con.run(`CREATE OR REPLACE TABLE shard (${names.map((n, i) => `${sqlIdent(n)} ${types[i]}`).join(', ')})`);
   const app = await con.createAppender('shard');
   try {
     for (const row of rows) {
-      for (let c = 0; c < types.length; c++) appendValue(app, types[c], row[c]);
+      for (let c = 0; c < types.length; c++) appendSqliteValue(app, types[c]!, row[c]);
       app.endRow();
     }
     app.flushSync();
@@ -339,7 +278,7 @@ export async function buildBenchLake(opts: BuildBenchLakeOptions): Promise<Build
             shardsOfSplit += k;
           }
           const colNames = parquetColumnNames(cols);
-          const types = cols.map((c, i) => columnType(rows.map((r) => r[i]), c.declared));
+          const types = cols.map((c, i) => duckTypeForValues(rows.map((r) => r[i]), c.declared));
           const lakeNames: string[] = [];
           for (let s = 0; s < k; s++) {
             const name = lakeTableName(dbId, table, s);

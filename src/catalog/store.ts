@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ColumnProfile, LakeEntry, TableProfile } from '../lake/types.js';
 import type { GraphColumn, GraphTable, JoinEdgeCandidate, UnionEdgeCandidate } from '../graph/types.js';
 import type { CatalogDatabase } from './database.js';
@@ -35,15 +35,36 @@ export interface StoredTableBrief {
   rowCount: bigint;
 }
 
-/** Assigns fresh ids so graph discovery can reference columns before anything is written. */
+/**
+ * A UUID-shaped id derived from `parts` (sha256, version nibble 8 = custom, RFC 9562), so the
+ * same table or column gets the same id on every ingest and in every catalog.
+ */
+export function stableId(...parts: string[]): string {
+  const h = createHash('sha256').update(parts.join('\u0000')).digest();
+  h[6] = (h[6]! & 0x0f) | 0x80;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+}
+
+/**
+ * Assigns the ids up front so graph discovery can reference columns before anything is written.
+ * Ids are stable: a table's id derives from its uri, a column's from the table uri and the column
+ * name (plus its ordinal when the name repeats), so a re-ingest keeps them and other systems
+ * (a federated supergraph's `@key`, governance events) can hold on to them.
+ */
 export function prepareTable(sourceId: string, entry: LakeEntry, profile: TableProfile): PreparedTable {
+  const seen = new Map<string, number>();
+  for (const c of profile.columns) seen.set(c.name, (seen.get(c.name) ?? 0) + 1);
   return {
-    id: randomUUID(),
+    id: stableId('table', profile.uri),
     sourceId,
     uri: profile.uri,
     entry,
     profile,
-    columnIds: profile.columns.map(() => randomUUID()),
+    columnIds: profile.columns.map((c) =>
+      seen.get(c.name)! > 1 ? stableId('column', profile.uri, c.name, String(c.ordinal)) : stableId('column', profile.uri, c.name),
+    ),
   };
 }
 

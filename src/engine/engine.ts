@@ -290,7 +290,13 @@ export function createEngine(db: CatalogDatabase | null, embedder: Embedder, opt
       if (opts.preview && opts.preview > 0 && plan.executable && plan.sql) {
         await checkpoint(opts.signal);
         const p = await previewFusion(plan, opts.preview);
-        result.preview = { columns: p.columns, rows: p.rows };
+        result.preview = {
+          columns: p.columns,
+          rows: p.rows,
+          engine: p.engine,
+          readBy: Object.fromEntries(p.sources.map((s) => [s.name, s.readBy])),
+        };
+        result.warnings.push(...p.warnings);
       }
       result.elapsedMs = performance.now() - started;
       return result;

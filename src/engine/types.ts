@@ -65,7 +65,11 @@ export interface SynthesisResult {
   unsupportedAtoms: string[];
   /** Value function that guided the search ('heuristic', or 'learned' when a model matched the lake). */
   valueFunction: string;
-  preview?: { columns: string[]; rows: Record<string, unknown>[] };
+  /**
+   * `engine`: what ran the SQL ('duckdb'); `readBy`: table name -> what read it ('duckdb' in place,
+   * or 'better-sqlite3' for a SQLite table copied into DuckDB).
+   */
+  preview?: { columns: string[]; rows: Record<string, unknown>[]; engine?: string; readBy?: Record<string, string> };
   elapsedMs: number;
   warnings: string[];
   /** How the search got there (not part of the API): the tables it could have chosen. */

@@ -1,4 +1,7 @@
-/** Running a fusion plan's SQL on the shared DuckDB instance: a preview and an exact count. */
+/**
+ * Running a fusion plan's SQL on the shared DuckDB instance: a preview and an exact count.
+ * Tables DuckDB cannot read offline (SQLite) are copied into it first, bounded by `maxCopiedRows`.
+ */
 import {
   DuckDBArrayValue,
   DuckDBBlobValue,
@@ -8,11 +11,13 @@ import {
   DuckDBStructValue,
   DuckDBUnionValue,
 } from '@duckdb/node-api';
-import { withDuckDB } from '../lake/index.js';
+import { sqlIdent, withDuckDB } from '../lake/index.js';
 import { duckdbMessage } from '../lake/duckdb.js';
 import { ErrorCode } from '../util/errors.js';
 import { FusionExecutionError } from './errors.js';
-import type { FusionPlan, FusionPreview } from './types.js';
+import { copierFor, prepareSource } from './source.js';
+import { planSqlWith } from './sql.js';
+import type { FusionPlan, FusionPreview, FusionRunInfo } from './types.js';
 
 /**
  * A DuckDB value as plain JSON: bigints become numbers when exact (else decimal text), DECIMAL
@@ -49,6 +54,14 @@ export function jsonSafeValue(v: unknown): unknown {
   return String(v);
 }
 
+/** Default bound on the rows copied into DuckDB per table that DuckDB cannot read itself (SQLite). */
+export const DEFAULT_MAX_COPIED_ROWS = 1_000_000;
+
+export interface FusionRunOptions {
+  /** At most this many rows of each copied table (SQLite) go into DuckDB; default 1,000,000. */
+  maxCopiedRows?: number;
+}
+
 function executableSql(plan: FusionPlan): string {
   if (!plan.executable || !plan.sql) {
     throw new FusionExecutionError(ErrorCode.BAD_USER_INPUT, `fusion plan is not executable: ${plan.warnings.join('; ') || 'no SQL'}`);
@@ -56,15 +69,65 @@ function executableSql(plan: FusionPlan): string {
   return plan.sql;
 }
 
-async function run<T>(plan: FusionPlan, sql: string, read: (rows: Record<string, unknown>[], columns: string[]) => T): Promise<T> {
+/**
+ * Runs `wrap(<fused sql>)` on one DuckDB connection. Tables DuckDB reads in place keep their
+ * expression; the others are first copied into TEMP tables of that connection (gone when it
+ * closes) and the SQL is rebuilt over those copies.
+ */
+async function run<T>(
+  plan: FusionPlan,
+  wrap: (sql: string) => string,
+  read: (rows: Record<string, unknown>[], columns: string[], info: FusionRunInfo) => T,
+  opts: FusionRunOptions,
+): Promise<T> {
+  executableSql(plan);
+  const maxRows = opts.maxCopiedRows ?? DEFAULT_MAX_COPIED_ROWS;
+  if (!(Number.isInteger(maxRows) && maxRows >= 0)) {
+    throw new FusionExecutionError(ErrorCode.BAD_USER_INPUT, `maxCopiedRows must be a non-negative integer, got ${String(maxRows)}`);
+  }
   return withDuckDB(async (con) => {
+    const info: FusionRunInfo = { engine: 'duckdb', sources: [], warnings: [] };
+    const expressions = new Map<string, string>();
+    for (const [i, source] of plan.sources.entries()) {
+      if (source.copiedBy === null) {
+        try {
+          await prepareSource(source.entry);
+        } catch (err) {
+          throw new FusionExecutionError(ErrorCode.LAKE_READ, `reading ${source.name} for the fused query failed: ${(err as Error).message}`, {
+            table: source.name,
+            uri: source.entry.path,
+          });
+        }
+        expressions.set(source.tableId, source.expression);
+        info.sources.push({ tableId: source.tableId, name: source.name, readBy: 'duckdb', copiedRows: null, truncated: false });
+        continue;
+      }
+      const copier = copierFor(source.entry.format);
+      if (!copier) throw new FusionExecutionError(ErrorCode.BAD_USER_INPUT, `no reader for ${source.entry.format} table ${source.name}`);
+      const target = `graft_source_${i}`;
+      let copied;
+      try {
+        copied = await copier.copy(con, source.entry, target, maxRows);
+      } catch (err) {
+        throw new FusionExecutionError(ErrorCode.LAKE_READ, `reading ${source.name} for the fused query failed: ${(err as Error).message}`, {
+          table: source.name,
+          uri: source.entry.path,
+        });
+      }
+      expressions.set(source.tableId, sqlIdent(target));
+      info.sources.push({ tableId: source.tableId, name: source.name, readBy: copier.via, copiedRows: copied.rows, truncated: copied.truncated });
+      if (copied.truncated) {
+        info.warnings.push(`table ${source.name} has more than ${maxRows} rows: only its first ${maxRows} were read, so the result is partial`);
+      }
+    }
+    const sql = plan.sources.some((s) => s.copiedBy !== null) ? planSqlWith(plan, expressions) : plan.sql!;
     let reader;
     try {
-      reader = await con.runAndReadAll(sql);
+      reader = await con.runAndReadAll(wrap(sql));
     } catch (err) {
       throw new FusionExecutionError(ErrorCode.LAKE_READ, `fused query failed: ${duckdbMessage(err)}`, { sql: plan.sql });
     }
-    return read(reader.getRowObjects() as Record<string, unknown>[], reader.columnNames());
+    return read(reader.getRowObjects() as Record<string, unknown>[], reader.columnNames(), info);
   });
 }
 
@@ -72,21 +135,43 @@ async function run<T>(plan: FusionPlan, sql: string, read: (rows: Record<string,
  * The first `limit` rows of the fused result (no ORDER BY: DuckDB's order). Reads one row more
  * than asked so that `rowCountExact` can be set when the whole result fitted.
  */
-export async function previewFusion(plan: FusionPlan, limit: number): Promise<FusionPreview> {
-  const sql = executableSql(plan);
+export async function previewFusion(plan: FusionPlan, limit: number, opts: FusionRunOptions = {}): Promise<FusionPreview> {
   const n = Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : 0;
-  return run(plan, `SELECT * FROM (\n${sql}\n) AS fused LIMIT ${n + 1}`, (rows, columns) => {
-    const out = rows.slice(0, n).map((row) => {
-      const o: Record<string, unknown> = {};
-      for (const c of columns) o[c] = jsonSafeValue(row[c]);
-      return o;
-    });
-    return rows.length <= n ? { columns, rows: out, rowCountExact: rows.length } : { columns, rows: out };
-  });
+  const wrap = (sql: string) => `SELECT * FROM (\n${sql}\n) AS fused LIMIT ${n + 1}`;
+  return run(
+    plan,
+    wrap,
+    (rows, columns, info) => {
+      const out = rows.slice(0, n).map((row) => {
+        const o: Record<string, unknown> = {};
+        for (const c of columns) o[c] = jsonSafeValue(row[c]);
+        return o;
+      });
+      const complete = rows.length <= n && !info.sources.some((s) => s.truncated);
+      return complete ? { ...info, columns, rows: out, rowCountExact: rows.length } : { ...info, columns, rows: out };
+    },
+    opts,
+  );
 }
 
-/** Exact number of rows the fused SQL returns. */
-export async function countFusion(plan: FusionPlan): Promise<number> {
-  const sql = executableSql(plan);
-  return run(plan, `SELECT count(*) AS n FROM (\n${sql}\n) AS fused`, (rows) => Number(rows[0]!['n'] as bigint));
+/**
+ * Exact number of rows the fused SQL returns. Refuses (BAD_USER_INPUT) when a copied table
+ * had more than `maxCopiedRows` rows, since the count would silently be short.
+ */
+export async function countFusion(plan: FusionPlan, opts: FusionRunOptions = {}): Promise<number> {
+  return run(
+    plan,
+    (sql) => `SELECT count(*) AS n FROM (\n${sql}\n) AS fused`,
+    (rows, _columns, info) => {
+      const cut = info.sources.filter((s) => s.truncated).map((s) => s.name);
+      if (cut.length > 0) {
+        throw new FusionExecutionError(
+          ErrorCode.BAD_USER_INPUT,
+          `cannot count exactly: ${cut.join(', ')} exceed(s) maxCopiedRows (${opts.maxCopiedRows ?? DEFAULT_MAX_COPIED_ROWS}); raise it`,
+        );
+      }
+      return Number(rows[0]!['n'] as bigint);
+    },
+    opts,
+  );
 }

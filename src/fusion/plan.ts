@@ -1,14 +1,16 @@
 /** `planFusion`: a chosen table set plus its edges -> union groups, join tree, filters, SQL. */
+import { LAKE_FORMATS } from '../lake/index.js';
 import { BadInputError } from '../util/errors.js';
 import { FilterBindError, filterPredicate, qualified } from './filters.js';
 import { buildJoinTree } from './join-tree.js';
-import { tableSourceExpression } from './source.js';
+import { fusionSource } from './source.js';
 import { fusedSql } from './sql.js';
 import {
   DEFAULT_UNION_THRESHOLD,
   type BoundFilter,
   type FusionInput,
   type FusionPlan,
+  type FusionSource,
   type FusionTable,
   type OutputColumn,
   type UnboundFilter,
@@ -29,7 +31,7 @@ function validate(input: FusionInput): void {
   for (const table of input.tables) {
     if (tableIds.has(table.id)) throw new BadInputError(`fusion input: duplicate table id ${table.id}`, { field: 'tables.id' });
     tableIds.add(table.id);
-    if (!['csv', 'parquet', 'sqlite'].includes(table.format)) {
+    if (!LAKE_FORMATS.includes(table.format)) {
       throw new BadInputError(`fusion input: table ${table.name} has unknown format ${String(table.format)}`, { field: 'tables.format' });
     }
     if (!Array.isArray(table.columns)) throw new BadInputError(`fusion input: table ${table.name} has no columns array`);
@@ -126,33 +128,43 @@ export function planFusion(input: FusionInput): FusionPlan {
     return { name, groupId: p.groupId, column: p.column };
   });
 
-  // Sources; SQLite has no offline DuckDB reader, so such a plan is not executable.
+  // Sources: DuckDB reads CSV / Parquet in place; SQLite tables are copied in at run time.
   const sources = new Map<string, string>();
+  const planSources: FusionSource[] = [];
   let executable = tree.joinedGroupIds.length > 0 && outputColumns.length > 0;
   if (tree.joinedGroupIds.length === 0) warnings.push('no tables to fuse');
   for (const id of tablesOfGroups(tree.joinedGroupIds)) {
     const table = tableById.get(id)!;
-    const source = tableSourceExpression(table);
+    const source = fusionSource(table);
     if (source === null) {
       executable = false;
-      warnings.push(
-        `table ${table.name} (${table.uri}) is ${table.format}: DuckDB has no offline reader for it, so the plan is not executable`,
-      );
-    } else sources.set(id, source);
+      warnings.push(`table ${table.name} (${table.uri}) is ${table.format}: no reader can run it, so the plan is not executable`);
+    } else {
+      sources.set(id, source.expression);
+      planSources.push(source);
+    }
   }
 
+  // DuckDB database files must be attached first: say so in the SQL itself (a comment, so the
+  // statement stays one SELECT) as well as in `setupSql`.
+  const joinKind = input.joinKind ?? 'inner';
+  const setupSql = [...new Set(planSources.flatMap((s) => (s.setupSql ? [s.setupSql] : [])))];
+  const setupComment = setupSql.map((q) => `-- run first: ${q};\n`).join('');
   const sql = executable
-    ? fusedSql(groups, tree.joinedGroupIds, tree.steps, outputColumns, bound.map((b) => b.sql), tableById, sources, input.joinKind)
+    ? setupComment + fusedSql(groups, tree.joinedGroupIds, tree.steps, outputColumns, bound.map((b) => b.sql), sources, joinKind)
     : null;
 
   return {
     unionGroups: groups,
     joinSteps: tree.steps,
     joinedGroupIds: tree.joinedGroupIds,
+    joinKind,
     disconnected,
     filters: { bound, unbound },
     outputColumns,
     sql,
+    sources: executable ? planSources : [],
+    setupSql: executable ? setupSql : [],
     executable,
     warnings,
   };

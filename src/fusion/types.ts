@@ -2,9 +2,9 @@
  * Inputs and outputs of the fusion planner. Plain data (JSON-serialisable) so that the search
  * module and the GraphQL layer can build a `FusionInput` from catalog rows and store a plan.
  */
-import type { CsvReadOptions } from '../lake/types.js';
+import type { CsvReadOptions, LakeEntry, LakeFormat } from '../lake/types.js';
 
-export type FusionFormat = 'csv' | 'parquet' | 'sqlite';
+export type FusionFormat = LakeFormat;
 
 export interface FusionColumn {
   id: string;
@@ -16,7 +16,7 @@ export interface FusionColumn {
 export interface FusionTable {
   id: string;
   name: string;
-  /** Absolute file path; for SQLite `file.sqlite#table` (as `LakeTable.uri`). */
+  /** Absolute file path; `file.sqlite#table` for SQLite, `file.duckdb#schema.table` for DuckDB files (as `LakeTable.uri`). */
   uri: string;
   format: FusionFormat;
   columns: FusionColumn[];
@@ -146,12 +146,30 @@ export interface OutputColumn {
   column: string;
 }
 
+/** How the executor reads one table of the plan (see source.ts). */
+export interface FusionSource {
+  tableId: string;
+  name: string;
+  entry: LakeEntry;
+  /** The table expression in `plan.sql`: `read_csv(...)`, `read_parquet(...)`, `sqlite_scan(...)`, `"graft_db_…"."main"."t"`. */
+  expression: string;
+  /** A statement to run before `plan.sql` (the ATTACH of a DuckDB database file), or null. */
+  setupSql: string | null;
+  /**
+   * null: DuckDB reads `expression` itself. Otherwise the reader that copies the rows into a
+   * DuckDB temp table at run time ('better-sqlite3' for SQLite), bounded by `maxCopiedRows`.
+   */
+  copiedBy: string | null;
+}
+
 export interface FusionPlan {
   unionGroups: UnionGroup[];
   /** Join steps in execution order: each attaches `rightGroupId` to the part joined so far. */
   joinSteps: JoinStep[];
   /** Group ids the SQL covers (root first, then in join order). */
   joinedGroupIds: string[];
+  /** How the joins keep rows (the input's `joinKind`): 'left' keeps every row of the root group. */
+  joinKind: 'inner' | 'left';
   /**
    * Table ids of every connected component (of groups) that the SQL leaves out because no join
    * edge connects it to the joined part; one inner array per component. Empty when connected.
@@ -159,16 +177,44 @@ export interface FusionPlan {
   disconnected: string[][];
   filters: { bound: BoundFilter[]; unbound: UnboundFilter[] };
   outputColumns: OutputColumn[];
-  /** One DuckDB statement, or null when the plan is not executable. */
+  /**
+   * One DuckDB statement, or null when the plan is not executable. SQLite tables appear as
+   * `sqlite_scan(file, table)` (DuckDB's sqlite extension); graft itself runs them from copies.
+   */
   sql: string | null;
-  /** False when a joined table has no DuckDB reader (SQLite) or there is nothing to select. */
+  /** How each joined table is read (root group first, members in group order). */
+  sources: FusionSource[];
+  /** Statements to run before `sql` elsewhere (ATTACH of DuckDB files); graft runs them itself. */
+  setupSql: string[];
+  /** False when a joined table has no reader or there is nothing to select. */
   executable: boolean;
   warnings: string[];
 }
 
-export interface FusionPreview {
+/** What read one table while a plan ran. */
+export interface FusionSourceRun {
+  tableId: string;
+  name: string;
+  /** 'duckdb' (read in place) or the copier ('better-sqlite3'). */
+  readBy: string;
+  /** Rows copied into DuckDB; null when DuckDB read the table in place. */
+  copiedRows: number | null;
+  /** True when the table has more rows than `maxCopiedRows` and only the first were copied. */
+  truncated: boolean;
+}
+
+/** Which engine ran the fused SQL and how it read each table. */
+export interface FusionRunInfo {
+  /** Always 'duckdb' today: every source is read by or copied into DuckDB. */
+  engine: 'duckdb';
+  sources: FusionSourceRun[];
+  /** e.g. a truncated copy: the result covers only part of that table. */
+  warnings: string[];
+}
+
+export interface FusionPreview extends FusionRunInfo {
   columns: string[];
   rows: Record<string, unknown>[];
-  /** Set when the whole result fitted within the limit (so its size is known exactly). */
+  /** Set when the whole result fitted within the limit and no copy was truncated. */
   rowCountExact?: number;
 }

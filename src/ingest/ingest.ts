@@ -4,8 +4,18 @@ import type { CatalogDatabase } from '../catalog/database.js';
 import { CatalogStore, prepareTable, toGraphTable, type StoredTableBrief } from '../catalog/store.js';
 import { columnEmbeddingText, type Embedder } from '../embed/index.js';
 import { LakeGraphIndex, type GraphTable } from '../graph/index.js';
-import { entryUri, fingerprintEntry, listLakeEntries, profileEntry } from '../lake/index.js';
-import type { LakeEntry } from '../lake/types.js';
+import {
+  entryName,
+  entryUri,
+  fingerprintEntry,
+  isPostgresUrl,
+  listLakeEntries,
+  parsePostgresSource,
+  profileEntry,
+  rememberPostgresCredentials,
+} from '../lake/index.js';
+import { ingestTableEvents, type LineageEmitter, type LineageTable } from '../lineage/index.js';
+import type { LakeEntry, TableProfile } from '../lake/types.js';
 import { BadInputError, ErrorCode, GraftError } from '../util/errors.js';
 import { isCorpusFitted, refreshEmbeddings } from './refreshEmbeddings.js';
 
@@ -47,13 +57,16 @@ export interface IngestOptions {
   runId?: string;
   /** Remove catalog tables under the ingested root whose files are gone (default true). */
   removeMissing?: boolean;
+  /** Governance events: START + COMPLETE / FAIL per table ingested or failed (src/lineage). */
+  lineage?: LineageEmitter;
 }
 
 /** Where in the ingest a run row is: what the API's `ingestRun` polling shows. */
 const PROGRESS_FLUSH_MS = 1000;
 
 export async function startIngestRun(db: CatalogDatabase, rootPath: string): Promise<string> {
-  const run = await db.prisma.ingestRun.create({ data: { path: path.resolve(rootPath), status: 'running' } });
+  const where = isPostgresUrl(rootPath) ? parsePostgresSource(rootPath).root : path.resolve(rootPath);
+  const run = await db.prisma.ingestRun.create({ data: { path: where, status: 'running' } });
   return run.id;
 }
 
@@ -68,9 +81,12 @@ export async function startIngestRun(db: CatalogDatabase, rootPath: string): Pro
  */
 export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: IngestOptions): Promise<IngestSummary> {
   const started = Date.now();
-  const root = path.resolve(rootPath);
-  const rootStat = await stat(root).catch(() => null);
-  if (!rootStat) throw new BadInputError(`ingest path does not exist: ${root}`, { path: root });
+  // A PostgreSQL schema: the root is its URL without password (credentials stay in this process).
+  const pgSource = isPostgresUrl(rootPath) ? parsePostgresSource(rootPath) : undefined;
+  if (pgSource) rememberPostgresCredentials(pgSource);
+  const root = pgSource ? pgSource.root : path.resolve(rootPath);
+  const rootStat = pgSource ? null : await stat(root).catch(() => null);
+  if (!pgSource && !rootStat) throw new BadInputError(`ingest path does not exist: ${root}`, { path: root });
 
   const store = new CatalogStore(db);
   const runId = opts.runId ?? (await startIngestRun(db, root));
@@ -110,7 +126,8 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
     progress.phase = 'profile';
     report();
 
-    const sourceId = await store.upsertSource(root, rootStat.isDirectory() ? 'folder' : entries[0]?.format === 'sqlite' ? 'sqlite' : 'file');
+    const kind = pgSource ? 'postgres' : rootStat!.isDirectory() ? 'folder' : entries[0]?.format === 'sqlite' ? 'sqlite' : 'file';
+    const sourceId = await store.upsertSource(root, kind);
     const existing = await store.tablesByUri();
     const byFingerprint = new Map<string, string>();
     for (const t of existing.values()) byFingerprint.set(t.fingerprint, t.uri);
@@ -123,31 +140,43 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
       const uri = entryUri(entry);
       seen.add(uri);
       progress.current = uri;
+      const tableStarted = new Date();
       try {
         const old = existing.get(uri);
         const fingerprint = await fingerprintEntry(entry);
         if (old && old.state === 'ready' && old.fingerprint === fingerprint) {
           summary.tablesSkipped++;
         } else {
-          const rows = await ingestOne(entry, uri, old, { store, index, graphById, sourceId, opts, byFingerprint, summary });
+          const done = await ingestOne(entry, uri, old, { store, index, graphById, sourceId, opts, byFingerprint, summary });
+          const rows = done.profile.rowCount;
           summary.tablesIngested++;
           summary.rowsProfiled += rows;
           progress.rowsDone += rows;
+          if (opts.lineage) {
+            const table: LineageTable = { ...done.profile, id: done.tableId, sourceRoot: root };
+            opts.lineage.emit(ingestTableEvents({ ingestRunId: runId, table, startedAt: tableStarted, finishedAt: new Date() }), [table]);
+          }
         }
       } catch (err) {
         summary.tablesFailed++;
-        summary.errors.push(toIssue(uri, err));
+        const issue = toIssue(uri, err);
+        summary.errors.push(issue);
+        if (opts.lineage) {
+          const table: LineageTable = { name: entryName(entry), uri, format: entry.format, sourceRoot: root };
+          opts.lineage.emit(ingestTableEvents({ ingestRunId: runId, table, startedAt: tableStarted, finishedAt: new Date(), error: issue.message }), [table]);
+        }
       }
       progress.filesDone++;
       report();
       await flush();
     }
 
-    if (opts.removeMissing !== false && rootStat.isDirectory()) {
+    if (opts.removeMissing !== false && (pgSource || rootStat!.isDirectory())) {
       const failedPaths = new Set(problems.map((p) => p.path));
       for (const [uri, t] of existing) {
         const file = uri.split('#')[0];
-        if (!seen.has(uri) && isUnder(file, root) && !failedPaths.has(file)) {
+        const under = pgSource ? file === root : isUnder(file, root);
+        if (!seen.has(uri) && under && !failedPaths.has(file)) {
           await store.deleteTable(t.id);
           index.removeTable(t.id);
           summary.tablesRemoved++;
@@ -176,6 +205,7 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
     await db.prisma.ingestRun
       .update({ where: { id: runId }, data: { status: summary.status, finishedAt: new Date() } })
       .catch(() => {});
+    await opts.lineage?.flush();
     progress.phase = 'done';
     report();
   }
@@ -192,8 +222,13 @@ interface IngestContext {
   summary: IngestSummary;
 }
 
-/** Profiles, embeds, links and writes one table; returns its row count. */
-async function ingestOne(entry: LakeEntry, uri: string, old: StoredTableBrief | undefined, ctx: IngestContext): Promise<number> {
+/** Profiles, embeds, links and writes one table; returns its catalog id and profile. */
+async function ingestOne(
+  entry: LakeEntry,
+  uri: string,
+  old: StoredTableBrief | undefined,
+  ctx: IngestContext,
+): Promise<{ tableId: string; profile: TableProfile }> {
   const profile = await profileEntry(entry, { sampleRows: ctx.opts.sampleRows });
   profile.uri = uri;
   for (const w of profile.warnings) ctx.summary.warnings.push({ path: uri, message: w });
@@ -232,7 +267,7 @@ async function ingestOne(entry: LakeEntry, uri: string, old: StoredTableBrief | 
   if (oldGraph) ctx.graphById.delete(oldGraph.id);
   ctx.graphById.set(graphTable.id, graphTable);
   ctx.byFingerprint.set(profile.fingerprint, uri);
-  return profile.rowCount;
+  return { tableId: prepared.id, profile };
 }
 
 function isUnder(file: string, root: string): boolean {

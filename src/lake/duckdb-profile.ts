@@ -1,5 +1,5 @@
 /**
- * Profiling of CSV and Parquet files through DuckDB.
+ * Profiling of CSV and Parquet files, and of the tables of DuckDB database files, through DuckDB.
  *
  * What is exact and what is sampled:
  * - `rowCount` is exact: when the sample query returns fewer than `sampleRows` rows it read
@@ -26,6 +26,7 @@ import {
   splitCsvLine,
   CSV_SNIFF_SAMPLE_ROWS,
 } from './csv.js';
+import { attachDuckdbFile, duckdbTableExpression, duckdbTableUri, fingerprintDuckdbTable } from './duckdb-file.js';
 import { duckdbMessage, withDuckDB } from './duckdb.js';
 import { scanFile } from './fingerprint.js';
 import { effectiveSampleRows, type ProfileOptions, resolveProfileOptions } from './options.js';
@@ -182,6 +183,7 @@ async function headerFields(
 
 function fail(entry: LakeEntry, err: unknown): never {
   if (err instanceof LakeReadError) throw err;
+  if (entry.format === 'duckdb') throw new LakeReadError(duckdbTableUri(entry.path, entry.duckdbTable!), `cannot read DuckDB table: ${duckdbMessage(err)}`);
   const what = entry.format === 'parquet' ? 'not a readable Parquet file' : 'cannot read CSV';
   throw new LakeReadError(entry.path, `${what}: ${duckdbMessage(err)}`);
 }
@@ -193,20 +195,29 @@ function plural(n: number, word: string): string {
 export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOptions = {}): Promise<TableProfile> {
   const { sampleRows, maxColumns } = resolveProfileOptions(options);
   const isCsv = entry.format === 'csv';
+  // A table of a DuckDB database file: no file of its own to stat or hash.
+  const dbTable = entry.format === 'duckdb';
   let info;
-  try {
-    info = await stat(entry.path);
-  } catch (err) {
-    throw new LakeReadError(entry.path, `cannot read file: ${(err as Error).message}`);
+  let scan: Awaited<ReturnType<typeof scanFile>> | undefined;
+  let fingerprint: string;
+  if (dbTable) {
+    await attachDuckdbFile(entry.path);
+    fingerprint = await fingerprintDuckdbTable(entry);
+  } else {
+    try {
+      info = await stat(entry.path);
+    } catch (err) {
+      throw new LakeReadError(entry.path, `cannot read file: ${(err as Error).message}`);
+    }
+    if (!info.isFile()) throw new LakeReadError(entry.path, 'not a regular file');
+    if (info.size === 0) throw new LakeReadError(entry.path, 'empty file (0 bytes)');
+    scan = await scanFile(entry.path, { checkUtf8: isCsv });
+    fingerprint = scan.fingerprint;
   }
-  if (!info.isFile()) throw new LakeReadError(entry.path, 'not a regular file');
-  if (info.size === 0) throw new LakeReadError(entry.path, 'empty file (0 bytes)');
-
-  const scan = await scanFile(entry.path, { checkUtf8: isCsv });
   const warnings: string[] = [];
   // Profiling re-derives the read options from the file; entry.csv is for later reads.
   const csv: CsvReadOptions = {};
-  if (isCsv) {
+  if (isCsv && scan) {
     if (scan.bytes === scan.head.length && scan.head.toString('latin1').trim() === '') {
       throw new LakeReadError(entry.path, 'file has no content (only whitespace)');
     }
@@ -218,7 +229,11 @@ export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOption
     }
   }
   const expression = (extra: string[] = []) =>
-    isCsv ? csvReadExpression(entry.path, csv, extra) : `read_parquet(${sqlString(entry.path)})`;
+    dbTable
+      ? duckdbTableExpression(entry.path, entry.duckdbTable!)
+      : isCsv
+        ? csvReadExpression(entry.path, csv, extra)
+        : `read_parquet(${sqlString(entry.path)})`;
 
   const profile = await withDuckDB(async (con) => {
     // 1. Schema (CSV: sniffing only, no data scan).
@@ -239,7 +254,7 @@ export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOption
     }
     if (isCsv && names.some((n) => DUCKDB_AUTO_NAME.test(n))) {
       try {
-        const { hasHeader, fields } = await headerFields(con, entry.path, csv, scan.head);
+        const { hasHeader, fields } = await headerFields(con, entry.path, csv, scan!.head);
         const renamed = renameGeneratedColumns(names, hasHeader ? fields : null);
         if (renamed) {
           csv.header = hasHeader;
@@ -298,15 +313,15 @@ export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOption
       }
       const profiledRows = columns[0]?.length ?? 0;
       if (rowCount === 0) {
-        warnings.push(isCsv ? 'no data rows (header only); columns typed from the header alone' : 'file has no rows');
+        warnings.push(isCsv ? 'no data rows (header only); columns typed from the header alone' : dbTable ? 'table has no rows' : 'file has no rows');
       }
       return {
-        name: stem(entry.path),
-        uri: entry.path,
+        name: dbTable ? entry.duckdbTable!.table : stem(entry.path),
+        uri: dbTable ? duckdbTableUri(entry.path, entry.duckdbTable!) : entry.path,
         format: entry.format,
         rowCount,
         profiledRows: Math.min(profiledRows, rowCount),
-        fingerprint: scan.fingerprint,
+        fingerprint,
         columns: names.map((name, i) => {
           const acc = new ColumnAccumulator(name, i);
           const values = columns[i] ?? [];
@@ -319,7 +334,7 @@ export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOption
       } satisfies TableProfile;
     }
   });
-  if (isCsv) rememberCsvOptions(entry.path, info.size, info.mtimeMs, csv);
+  if (isCsv && info) rememberCsvOptions(entry.path, info.size, info.mtimeMs, csv);
   return profile;
 }
 

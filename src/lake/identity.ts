@@ -1,12 +1,24 @@
 /** Identity of a lake entry: its URI and a content fingerprint that is cheap to recompute. */
 import { LakeReadError } from '../util/errors.js';
+import { fingerprintDuckdbTable, duckdbTableUri } from './duckdb-file.js';
+import { stem } from './duckdb-profile.js';
+import { fingerprintPostgresTable, postgresTableUri } from './postgres.js';
 import { scanFile } from './fingerprint.js';
 import { fingerprintSqliteTable, tableLabel } from './sqlite.js';
 import type { LakeEntry } from './types.js';
 
 /** `TableProfile.uri` of an entry: the absolute file path, or `file.sqlite#table`. */
 export function entryUri(entry: LakeEntry): string {
+  if (entry.format === 'duckdb') return duckdbTableUri(entry.path, entry.duckdbTable!);
+  if (entry.format === 'postgres') return postgresTableUri(entry);
   return entry.format === 'sqlite' ? tableLabel(entry) : entry.path;
+}
+
+/** `TableProfile.name` of an entry without profiling: the SQLite table, or the file stem. */
+export function entryName(entry: LakeEntry): string {
+  if (entry.format === 'duckdb') return entry.duckdbTable!.table;
+  if (entry.format === 'postgres') return entry.pgTable!;
+  return entry.format === 'sqlite' ? entry.sqliteTable! : stem(entry.path);
 }
 
 /**
@@ -15,6 +27,8 @@ export function entryUri(entry: LakeEntry): string {
  */
 export async function fingerprintEntry(entry: LakeEntry): Promise<string> {
   if (entry.format === 'sqlite') return fingerprintSqliteTable(entry);
+  if (entry.format === 'duckdb') return fingerprintDuckdbTable(entry);
+  if (entry.format === 'postgres') return fingerprintPostgresTable(entry);
   try {
     return (await scanFile(entry.path)).fingerprint;
   } catch (err) {

@@ -1,7 +1,7 @@
 /** Public API of the lake layer: list a lake, profile its tables, preview rows. */
 export { listLakeEntries, formatForPath, type LakeListing, type LakeProblem } from './walk.js';
 export { profileEntry } from './profile.js';
-export { entryUri, fingerprintEntry } from './identity.js';
+export { entryName, entryUri, fingerprintEntry } from './identity.js';
 export { readRows } from './read-rows.js';
 export { duckdbSourceExpression } from './source.js';
 export { closeDuckDB, getDuckDB, withDuckDB } from './duckdb.js';
@@ -12,6 +12,9 @@ export {
 } from './options.js';
 export { DISTINCT_CAP, SAMPLE_VALUES, TOP_TEXT_VALUES, MAX_VALUE_CHARS } from './column-stats.js';
 export { sqlIdent, sqlString } from './sql.js';
+export { LAKE_FORMATS } from './types.js';
+export { isPostgresUrl, parsePostgresSource, rememberPostgresCredentials } from './postgres.js';
+export { attachDuckdbFile, duckdbAttachStatement, duckdbEntryOfUri, listDuckdbTables } from './duckdb-file.js';
 export type {
   ColumnProfile,
   CsvReadOptions,

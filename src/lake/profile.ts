@@ -2,6 +2,7 @@
 import { LakeReadError } from '../util/errors.js';
 import { profileWithDuckDB } from './duckdb-profile.js';
 import type { ProfileOptions } from './options.js';
+import { profilePostgresTable } from './postgres.js';
 import { profileSqliteTable } from './sqlite.js';
 import type { LakeEntry, TableProfile } from './types.js';
 
@@ -14,9 +15,12 @@ export async function profileEntry(entry: LakeEntry, opts: ProfileOptions = {}):
   switch (entry.format) {
     case 'csv':
     case 'parquet':
+    case 'duckdb':
       return profileWithDuckDB(entry, opts);
     case 'sqlite':
       return profileSqliteTable(entry, opts);
+    case 'postgres':
+      return profilePostgresTable(entry, opts);
     default:
       throw new LakeReadError(entry.path, `unsupported format ${String((entry as { format: unknown }).format)}`);
   }

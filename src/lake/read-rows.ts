@@ -1,7 +1,9 @@
 /** First rows of a lake entry, for previews. */
 import { LakeReadError } from '../util/errors.js';
+import { attachDuckdbFile } from './duckdb-file.js';
 import { duckdbMessage, withDuckDB } from './duckdb.js';
 import { duckdbSourceExpression } from './source.js';
+import { readPostgresRows } from './postgres.js';
 import { readSqliteRows } from './sqlite.js';
 import type { LakeEntry } from './types.js';
 import { previewValue } from './values.js';
@@ -14,6 +16,14 @@ import { previewValue } from './values.js';
 export async function readRows(entry: LakeEntry, limit: number): Promise<Record<string, unknown>[]> {
   const n = Math.max(0, Math.floor(limit));
   if (entry.format === 'sqlite') return readSqliteRows(entry, n);
+  if (entry.format === 'postgres') {
+    const out: Record<string, unknown>[] = [];
+    await readPostgresRows(entry, Math.max(0, n - 1), async (columns, rows) => {
+      for (const r of rows) out.push(Object.fromEntries(columns.map((c, i) => [c.name, previewValue(r[i])])));
+    });
+    return out.slice(0, n);
+  }
+  if (entry.format === 'duckdb') await attachDuckdbFile(entry.path);
   const expression = duckdbSourceExpression(entry);
   if (!expression) throw new LakeReadError(entry.path, `unsupported format ${entry.format}`);
   return withDuckDB(async (con) => {

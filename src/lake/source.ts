@@ -4,6 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import { csvReadExpression, quickCsvOptions } from './csv.js';
+import { duckdbTableExpression } from './duckdb-file.js';
 import { sqlString } from './sql.js';
 import type { CsvReadOptions, LakeEntry } from './types.js';
 
@@ -37,6 +38,8 @@ function cachedCsvOptions(path: string): CsvReadOptions | undefined {
  *   preference, from `entry.csv` (e.g. `TableProfile.csv` stored by the catalog), from a
  *   profile of the same unchanged file in this process, or from a quick encoding check of
  *   the file's first MiB (which cannot restore `column_N` names for blank header cells).
+ * - DuckDB database file: `"graft_db_<hash>"."schema"."table"` of the attached file
+ *   (`attachDuckdbFile` must have run on this instance).
  * - SQLite: null. DuckDB reads SQLite only through its `sqlite` extension, which has to be
  *   downloaded and is not available offline; SQLite tables are read with better-sqlite3
  *   (`readRows`), so callers must load them into DuckDB themselves (e.g. via an appender).
@@ -47,6 +50,9 @@ export function duckdbSourceExpression(entry: LakeEntry): string | null {
       return `read_parquet(${sqlString(entry.path)})`;
     case 'csv':
       return csvReadExpression(entry.path, entry.csv ?? cachedCsvOptions(entry.path) ?? quickCsvOptions(entry.path));
+    case 'duckdb':
+      // Valid once attachDuckdbFile(entry.path) ran (profiling and the fusion executor do).
+      return duckdbTableExpression(entry.path, entry.duckdbTable!);
     case 'sqlite':
       return null;
     default:

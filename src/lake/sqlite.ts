@@ -80,7 +80,7 @@ export function tableLabel(entry: LakeEntry): string {
   return `${entry.path}#${entry.sqliteTable}`;
 }
 
-function openForEntry(entry: LakeEntry): Database.Database {
+export function openForEntry(entry: LakeEntry): Database.Database {
   if (!entry.sqliteTable) throw new LakeReadError(entry.path, 'SQLite entry has no table name');
   try {
     return openSqlite(entry.path);
@@ -93,7 +93,7 @@ function openForEntry(entry: LakeEntry): Database.Database {
  * `SELECT *` in a stable order: rowid for ordinary tables, the primary key for WITHOUT ROWID
  * tables (which have no rowid), insertion order otherwise.
  */
-function prepareScan(db: Database.Database, entry: LakeEntry, suffix = ''): Database.Statement {
+export function prepareScan(db: Database.Database, entry: LakeEntry, suffix = ''): Database.Statement {
   const table = sqlIdent(entry.sqliteTable!);
   try {
     return db.prepare(`SELECT * FROM ${table} ORDER BY rowid${suffix}`);

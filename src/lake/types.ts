@@ -7,7 +7,9 @@
 /** Logical column type after profiling; physical types from CSV/Parquet/SQLite map onto these. */
 export type LogicalType = 'integer' | 'float' | 'text' | 'boolean' | 'date' | 'timestamp' | 'other';
 
-export type LakeFormat = 'csv' | 'parquet' | 'sqlite';
+export type LakeFormat = 'csv' | 'parquet' | 'sqlite' | 'duckdb' | 'postgres';
+
+export const LAKE_FORMATS: readonly LakeFormat[] = ['csv', 'parquet', 'sqlite', 'duckdb', 'postgres'];
 
 export interface ColumnProfile {
   name: string;
@@ -73,11 +75,15 @@ export interface CsvReadOptions {
 
 /** One unit the lake walker yields: a file, or one table inside a SQLite database. */
 export interface LakeEntry {
-  /** Absolute path of the file on disk. */
+  /** Absolute path of the file on disk (for PostgreSQL: the source root URL, without password). */
   path: string;
   format: LakeFormat;
   /** For SQLite: the table inside the database file. */
   sqliteTable?: string;
+  /** For a DuckDB database file: the table inside it. */
+  duckdbTable?: { schema: string; table: string };
+  /** For a PostgreSQL source (`path` is its root `postgres://user@host:port/db/schema`): the table. */
+  pgTable?: string;
   /** For CSV: read options from an earlier profile (`TableProfile.csv`); absent = sniff again. */
   csv?: CsvReadOptions;
 }

@@ -2,6 +2,8 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { LakeReadError } from '../util/errors.js';
+import { listDuckdbTables } from './duckdb-file.js';
+import { isPostgresUrl, listPostgresTables } from './postgres.js';
 import { listSqliteTables } from './sqlite.js';
 import type { LakeEntry, LakeFormat } from './types.js';
 
@@ -23,6 +25,7 @@ const FORMAT_BY_EXTENSION: Record<string, LakeFormat> = {
   '.sqlite': 'sqlite',
   '.sqlite3': 'sqlite',
   '.db': 'sqlite',
+  '.duckdb': 'duckdb',
 };
 
 /** Lake format for a file name, or null when the extension is not one the lake reads. */
@@ -33,11 +36,13 @@ export function formatForPath(path: string): LakeFormat | null {
 /**
  * Entries under `root`: a folder (walked recursively in code-point order of names, hidden
  * files and folders skipped, symlinked folders followed once), a single file, or a SQLite
- * database (one entry per user table). Files with other extensions are skipped silently.
+ * database (one entry per user table), or a DuckDB database file (one entry per base table). Files with other extensions are skipped silently.
  * SQLite files that cannot be opened or listed, and unreadable folders, become problems;
  * a missing root throws.
  */
 export async function listLakeEntries(root: string): Promise<LakeListing> {
+  // A PostgreSQL schema: one entry per base table; an unreachable server throws (no table to blame).
+  if (isPostgresUrl(root)) return { entries: await listPostgresTables(root), problems: [] };
   const abs = resolve(root);
   const entries: LakeEntry[] = [];
   const problems: LakeProblem[] = [];
@@ -50,7 +55,7 @@ export async function listLakeEntries(root: string): Promise<LakeListing> {
   if (info.isDirectory()) {
     await walk(abs, entries, problems, new Set());
   } else if (formatForPath(abs)) {
-    addFile(abs, entries, problems);
+    await addFile(abs, entries, problems);
   } else {
     problems.push({ path: abs, message: `unsupported file type ${JSON.stringify(extname(abs))}` });
   }
@@ -79,12 +84,20 @@ async function walk(dir: string, entries: LakeEntry[], problems: LakeProblem[], 
       continue;
     }
     if (st.isDirectory()) await walk(path, entries, problems, visited);
-    else if (st.isFile() && formatForPath(path)) addFile(path, entries, problems);
+    else if (st.isFile() && formatForPath(path)) await addFile(path, entries, problems);
   }
 }
 
-function addFile(path: string, entries: LakeEntry[], problems: LakeProblem[]): void {
+async function addFile(path: string, entries: LakeEntry[], problems: LakeProblem[]): Promise<void> {
   const format = formatForPath(path)!;
+  if (format === 'duckdb') {
+    try {
+      for (const t of await listDuckdbTables(path)) entries.push({ path, format, duckdbTable: t });
+    } catch (err) {
+      problems.push({ path, message: `cannot open DuckDB database ${basename(path)}: ${(err as Error).message}` });
+    }
+    return;
+  }
   if (format !== 'sqlite') {
     entries.push({ path, format });
     return;

@@ -182,7 +182,7 @@ describe('disconnected sets', () => {
 });
 
 describe('SQLite tables', () => {
-  it('a joined SQLite table makes the plan non-executable instead of emitting broken SQL', async () => {
+  it('a joined SQLite table is copied into DuckDB, and the SQL names it with sqlite_scan', async () => {
     const dbFile = file('clubs.sqlite');
     const db = new Database(dbFile);
     db.exec('CREATE TABLE clubs (club_id INTEGER PRIMARY KEY, club_name TEXT); INSERT INTO clubs VALUES (1, \'AIB\');');
@@ -202,17 +202,20 @@ describe('SQLite tables', () => {
       joins: [joinEdge('player_club_map.club_id', 'clubs.club_id')],
       unions: [],
     });
-    expect(plan.executable).toBe(false);
-    expect(plan.sql).toBeNull();
+    expect(plan.executable).toBe(true);
+    expect(plan.sql).toContain(`sqlite_scan(${sqlString(dbFile)}, 'clubs')`);
     expect(plan.joinSteps).toHaveLength(1);
-    expect(plan.warnings.join('\n')).toMatch(/clubs .*sqlite.*not executable/);
-    await expect(previewFusion(plan, 5)).rejects.toBeInstanceOf(FusionExecutionError);
-    await expect(countFusion(plan)).rejects.toBeInstanceOf(FusionExecutionError);
+    const expected = await scalar(`SELECT count(*) FROM ${src('player_club_map.csv')} WHERE club_id = 1`);
+    expect(expected).toBeGreaterThan(0);
+    expect(await countFusion(plan)).toBe(expected);
+    const preview = await previewFusion(plan, 3);
+    expect(preview.sources.find((s) => s.name === 'clubs')).toMatchObject({ readBy: 'better-sqlite3', copiedRows: 1, truncated: false });
+    expect(preview.rows.every((r) => r['club_name'] === 'AIB')).toBe(true);
 
-    // Left out of the joined component it does not matter.
+    // Left out of the joined component it is not read at all.
     const apart = planFusion({ tables: [t.club!, t.player_club_map!, sqliteClub], joins: [joinEdge('player_club_map.club_id', 'club.club_id')], unions: [] });
-    expect(apart.executable).toBe(true);
     expect(apart.disconnected).toEqual([[tid('clubs')]]);
+    expect(apart.sources.map((s) => s.name)).not.toContain('clubs');
     expect(await countFusion(apart)).toBe(150);
   });
 });

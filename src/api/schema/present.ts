@@ -193,7 +193,11 @@ export async function presentSynthesis(ctx: RequestContext, s: StoredSynthesis) 
     warnings.push(`${missing.length} table(s) of this synthesis are no longer in the catalog`);
   }
   const preview = r.preview
-    ? { columns: r.preview.columns, rows: r.preview.rows.map((row) => r.preview!.columns.map((c) => cell(row[c]))) }
+    ? {
+        columns: r.preview.columns,
+        rows: r.preview.rows.map((row) => r.preview!.columns.map((c) => cell(row[c]))),
+        engine: r.preview.engine ?? null,
+      }
     : null;
   return {
     id: s.id,

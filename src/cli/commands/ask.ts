@@ -1,3 +1,4 @@
+import { emitSynthesisLineage, lineageFromEnv } from '../../api/lineage.js';
 import type { Command } from 'commander';
 import { createEngine, type SynthesisResult } from '../../engine/index.js';
 import { enrichFromRequest } from '../../enrich/index.js';
@@ -62,6 +63,7 @@ export function registerAskCommand(program: Command): void {
         if (flags.intent.startsWith('file:')) intent = parseIntentGraph(await readFile(flags.intent.slice(5), 'utf8'));
         else if (flags.intent === 'llm' || flags.intent === 'offline') extractor = flags.intent;
         else throw new BadInputError(`--intent must be offline, llm or file:<path> (got "${flags.intent}")`);
+        const startedAt = new Date();
         const result = await engine.synthesize(question, {
           budget: flags.budget,
           beamWidth: flags.beam,
@@ -71,6 +73,11 @@ export function registerAskCommand(program: Command): void {
           strategy: flags.exact ? 'exact' : 'beam',
           valueFunction: flags.value,
         });
+        const lineage = lineageFromEnv(process.env, (m) => process.stderr.write(`graft ask: ${m}\n`));
+        if (lineage) {
+          await emitSynthesisLineage(lineage, db, result, startedAt);
+          await lineage.flush();
+        }
         const explanation = flags.explain && result.tables.length > 0
           ? await engine.explain({ intent: result.intent.graph, tableIds: result.tables.map((t) => t.id) })
           : undefined;
@@ -111,7 +118,9 @@ function printResult(r: SynthesisResult): void {
   if (r.unsupportedAtoms.length) out.write(`\nunsupported atoms: ${r.unsupportedAtoms.join(', ')}\n`);
   for (const w of r.warnings) out.write(`warning: ${w}\n`);
   if (r.preview) {
-    out.write(`\npreview (${r.preview.rows.length} rows):\n`);
+    const copied = Object.entries(r.preview.readBy ?? {}).filter(([, by]) => by !== 'duckdb');
+    const via = copied.length ? `; ${copied.map(([t, by]) => `${t} via ${by}`).join(', ')}` : '';
+    out.write(`\npreview (${r.preview.rows.length} rows, ran on ${r.preview.engine ?? 'duckdb'}${via}):\n`);
     printTable(r.preview.columns, r.preview.rows.map((row) => r.preview!.columns.map((c) => row[c])), out, 24);
   }
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { catalogCounts, findTables, joinNeighbours, listTableSummaries, unionNeighbours } from '../../catalog/index.js';
+import { lineageFromEnv } from '../../api/lineage.js';
 import { ingestLake, type IngestSummary } from '../../ingest/index.js';
 import { withContext } from '../context.js';
 import { ingestProgressReporter } from '../progress.js';
@@ -43,7 +44,8 @@ export function registerCatalogCommands(program: Command): void {
         const progress = ingestProgressReporter();
         let summary: IngestSummary;
         try {
-          summary = await ingestLake(db, lakePath, { embedder, sampleRows: opts.sampleRows, onProgress: progress.onProgress });
+          const lineage = lineageFromEnv(process.env, (m) => process.stderr.write(`graft ingest: ${m}\n`));
+          summary = await ingestLake(db, lakePath, { embedder, sampleRows: opts.sampleRows, onProgress: progress.onProgress, lineage });
         } finally {
           progress.stop();
         }

@@ -32,7 +32,8 @@ export function registerServeCommand(program: Command): void {
     .description('serve the catalog over GraphQL: /graphql, /healthz, /readyz (tokens: graft token create)')
     .option('--port <n>', 'port to listen on (0: any free port)', portArg, Number(process.env.GRAFT_PORT ?? 4000))
     .option('--host <host>', 'interface to bind (0.0.0.0 exposes it: set GRAFT_REQUIRE_AUTH=1)', process.env.GRAFT_HOST ?? '127.0.0.1')
-    .action(async (opts: { port: number; host: string }) => {
+    .option('--federation', 'serve an Apollo Federation 2 subgraph (@key on Table and Column); same as GRAFT_FEDERATION=1')
+    .action(async (opts: { port: number; host: string; federation?: boolean }) => {
       const ctx = await openContext();
       try {
         const value = valueConfigFromEnv(process.env);
@@ -65,6 +66,7 @@ export function registerServeCommand(program: Command): void {
           port: opts.port,
           host: opts.host,
           closeDatabase: true,
+          ...(opts.federation ? { config: { federation: true } } : {}),
           onStopped: async () => {
             await pool?.close();
             await ctx.embedder.close?.();
@@ -77,7 +79,7 @@ export function registerServeCommand(program: Command): void {
           `graft serve: value function ${status.defaultValueFunction}${status.model ? ` (model ${status.model.id}, ${status.provider})` : status.reason ? ` (${status.reason})` : ''}\n`,
         );
         process.stderr.write(
-          `graft serve: ${server.url}/graphql (catalog ${ctx.db.description}, anonymous access ${server.config.allowAnonymous ? 'ON' : 'off'})\n`,
+          `graft serve: ${server.url}/graphql${server.config.federation ? ' (federation subgraph)' : ''} (catalog ${ctx.db.description}, anonymous access ${server.config.allowAnonymous ? 'ON' : 'off'})\n`,
         );
       } catch (err) {
         await ctx.close();

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { buildDemoLake } from '../../../scripts/build-demo-lake.js';
-import { createServer, type ApiConfigOverrides, type GraftServer } from '../../../src/api/index.js';
+import { createServer, type ApiConfigOverrides, type CreateServerOptions, type GraftServer } from '../../../src/api/index.js';
 import type { EngineApi } from '../../../src/api/engineApi.js';
 import type { CatalogDatabase } from '../../../src/catalog/database.js';
 import { HashedNgramEmbedder } from '../../../src/embed/index.js';
@@ -115,8 +115,10 @@ export async function startTestServer(
   engine: EngineApi,
   config: ApiConfigOverrides = {},
   logger = silentLogger(),
+  extra: Pick<CreateServerOptions, 'lineage'> = {},
 ): Promise<TestServer> {
   const server = await createServer({
+    ...extra,
     db,
     engine,
     embedder: new HashedNgramEmbedder(),

@@ -3,6 +3,7 @@ import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { IntentGraph as RawGraph } from '../../../intent/index.js';
 import { BadInputError, NotFoundError } from '../../../util/errors.js';
 import type { RequestContext } from '../../context.js';
+import { emitSynthesisLineage } from '../../lineage.js';
 import { EngineTimeoutError } from '../../errors.js';
 import { assertResultVisible, intentFromInput, loadVisible, presentExplanation, presentIntent, presentSynthesis } from '../present.js';
 import { ScoreExplanation } from '../types/explain.js';
@@ -87,9 +88,11 @@ export class EngineResolver {
       intent: intent ? await intentFromInput(ctx, intent) : undefined,
       allowTable: ctx.scope.tableFilter(),
     };
+    const startedAt = new Date();
     const result = await withEngineTimeout(ctx, 'synthesize', (signal) => ctx.services.engine.synthesize(q, { ...opts, signal }));
     await assertResultVisible(ctx, result);
     const stored = await ctx.services.syntheses.save(q, result, ctx.principal.kind === 'token' ? ctx.principal.tokenId : null);
+    await emitSynthesisLineage(ctx.services.lineage, ctx.services.db, stored.result, startedAt, (root, name) => ctx.scope.allows(root, name));
     const presented = await presentSynthesis(ctx, stored);
     if (!presented) throw new Error('a fresh synthesis refers to tables outside the caller grants');
     return presented;

@@ -78,6 +78,12 @@ export class Preview {
 
   @Field(() => [[String]], { nullable: 'items', description: 'One list of cells per row, in `columns` order.' })
   rows!: (string | null)[][];
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The engine that ran the SQL ('duckdb'; SQLite tables are copied into it through better-sqlite3).",
+  })
+  engine!: string | null;
 }
 
 @ObjectType({ description: 'A connected set of tables answering a question, with the SQL fusing them.' })

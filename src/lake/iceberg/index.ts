@@ -1,0 +1,13 @@
+/** Iceberg tables: metadata, manifests, live data files and the DuckDB scan SQL. */
+export {
+  findMetadataFile,
+  icebergScanSql,
+  isIcebergTableDir,
+  loadIcebergTable,
+  type IcebergDataFile,
+  type IcebergDeleteFile,
+  type IcebergField,
+  type IcebergScanPlan,
+} from './table.js';
+export { parseJsonLossless, toBigInt } from './json.js';
+export { readAvroRecords } from './avro.js';

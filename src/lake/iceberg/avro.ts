@@ -23,7 +23,15 @@ export function readAvroRecords(path: string): Promise<Record<string, unknown>[]
   return new Promise((resolve, reject) => {
     const records: Record<string, unknown>[] = [];
     const decoder = avro.createFileDecoder(path, {
-      parseHook: (schema: unknown) => avro.Type.forSchema(schema as never, { registry: { long: bigintLong } }),
+      parseHook: (schema: unknown) =>
+        avro.Type.forSchema(schema as never, {
+          registry: { long: bigintLong },
+          // Writers such as BigQuery spell longs as {"type": "long", ...}: the registry alone misses those.
+          typeHook: (s: unknown) =>
+            s && typeof s === 'object' && (s as { type?: unknown }).type === 'long' && !(s as { logicalType?: unknown }).logicalType
+              ? (bigintLong as never)
+              : undefined,
+        } as never),
     } as never);
     decoder.on('data', (r: Record<string, unknown>) => records.push(r));
     decoder.on('error', reject);

@@ -19,6 +19,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { LakeReadError } from '../../util/errors.js';
+import { withDuckDB } from '../duckdb.js';
 import { sqlIdent, sqlString } from '../sql.js';
 import { readAvroRecords } from './avro.js';
 import { parseJsonLossless, toBigInt } from './json.js';
@@ -140,8 +141,14 @@ export function pathResolver(tableDir: string, location: string): (written: stri
         if (existsSync(local)) return local;
       }
     }
-    const rel = resolve(p);
-    if (existsSync(rel)) return rel;
+    if (!isAbsolute(p)) {
+      // Relative to the directory the writer ran in: some ancestor of the table folder.
+      for (let dir = tableDir; ; dir = dirname(dir)) {
+        const local = join(dir, p);
+        if (existsSync(local)) return local;
+        if (dirname(dir) === dir) break;
+      }
+    }
     return join(tableDir, p.startsWith(`${loc}/`) ? p.slice(loc.length + 1) : p);
   };
 }
@@ -205,6 +212,7 @@ export function icebergLiteral(type: unknown, value: unknown): string {
     }
     return `from_hex('${value.toString('hex')}')`;
   }
+  if ((t === 'binary' || /^fixed\[/.test(t)) && typeof value === 'string') return `from_hex(${sqlString(value)})`;
   switch (t) {
     case 'date':
       return typeof value === 'string' ? `${sqlString(value)}::DATE` : `(DATE '1970-01-01' + ${Number(value)})`;
@@ -213,7 +221,9 @@ export function icebergLiteral(type: unknown, value: unknown): string {
     case 'timestamp':
       return typeof value === 'string' ? `${sqlString(value)}::TIMESTAMP` : `make_timestamp(${String(value)})`;
     case 'timestamptz':
-      return typeof value === 'string' ? `${sqlString(value)}::TIMESTAMPTZ` : `make_timestamp(${String(value)})::TIMESTAMPTZ`;
+      return typeof value === 'string'
+        ? `${sqlString(value)}::TIMESTAMPTZ`
+        : `(TIMESTAMPTZ '1970-01-01 00:00:00+00' + to_microseconds(${String(value)}))`;
     case 'timestamp_ns':
     case 'timestamptz_ns':
       return typeof value === 'string' ? `${sqlString(value)}::${cast}` : `make_timestamp_ns(${String(value)})::${cast}`;
@@ -224,7 +234,8 @@ export function icebergLiteral(type: unknown, value: unknown): string {
       return `${sqlString(String(value))}::${cast}`;
     default:
       if (typeof value === 'object') return `${sqlString(JSON.stringify(value))}::${cast}`;
-      return `${String(value)}::${cast}`;
+      // quoted so that e.g. -9223372036854775808 is one literal, not the negation of an overflow
+      return `${sqlString(String(value))}::${cast}`;
   }
 }
 
@@ -339,53 +350,125 @@ export async function loadIcebergTable(input: string): Promise<IcebergScanPlan> 
     throw where('table has deletion vectors (Puffin), which this reader does not apply yet; not profiled so deleted rows are not counted');
   }
   const plan = { tableDir, metadataPath, formatVersion, snapshotId, columns, dataFiles, deleteFiles, sql: '' };
-  plan.sql = icebergScanSql(plan, identityPartitions(meta));
+  let fileColumns: Map<string, ParquetColumns>;
+  try {
+    fileColumns = await parquetColumns(dataFiles.map((f) => f.path));
+  } catch (err) {
+    throw where('cannot read the Parquet data files', err);
+  }
+  plan.sql = icebergScanSql(plan, identityPartitions(meta), fileColumns, nameMapping(meta));
   return plan;
 }
 
-function schemaMap(columns: IcebergField[], defaults: Map<number, string>): string {
-  const entries = columns.map(
-    (c) => `${c.id}: {name: ${sqlString(c.name)}, type: ${sqlString(duckdbType(c.type))}, default_value: ${defaults.get(c.id) ?? 'NULL'}}`,
-  );
+function schemaMap(columns: IcebergField[]): string {
+  const entries = columns.map((c) => `${c.id}: {name: ${sqlString(c.name)}, type: ${sqlString(duckdbType(c.type))}, default_value: NULL}`);
   return `MAP {${entries.join(', ')}}`;
+}
+
+/** Field ids and column names a Parquet file carries, from its footer. */
+export interface ParquetColumns {
+  fieldIds: Set<number>;
+  names: Set<string>;
+}
+
+/** `ParquetColumns` of each file, read from the file footers in one query. */
+async function parquetColumns(paths: string[]): Promise<Map<string, ParquetColumns>> {
+  const out = new Map<string, ParquetColumns>(paths.map((p) => [p, { fieldIds: new Set<number>(), names: new Set<string>() }]));
+  if (!paths.length) return out;
+  const list = paths.map(sqlString).join(', ');
+  await withDuckDB(async (con) => {
+    const rows = (await con.runAndReadAll(`SELECT file_name, field_id, name FROM parquet_schema([${list}])`)).getRows();
+    for (const [file, id, name] of rows) {
+      const cols = out.get(String(file));
+      if (!cols) continue;
+      if (id !== null) cols.fieldIds.add(Number(id));
+      cols.names.add(String(name));
+    }
+  });
+  return out;
+}
+
+/** Field id -> names from the `schema.name-mapping.default` property (for files written without field ids). */
+function nameMapping(meta: Json): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  const raw = (meta.properties as Json | undefined)?.['schema.name-mapping.default'];
+  if (typeof raw !== 'string') return out;
+  try {
+    for (const m of JSON.parse(raw) as Json[]) if (m['field-id'] != null) out.set(Number(m['field-id']), (m.names as string[]) ?? []);
+  } catch {
+    // an unreadable mapping: fall back to column names
+  }
+  return out;
+}
+
+/** Whether an equality delete file applies to a data file: same partition, or an unpartitioned delete. */
+function samePartition(d: IcebergDataFile, f: IcebergDataFile): boolean {
+  const keys = Object.keys(d.partition);
+  if (keys.length === 0) return true;
+  if (d.specId !== f.specId) return false;
+  const text = (v: unknown) => (Buffer.isBuffer(v) ? v.toString('hex') : String(v));
+  return keys.every((k) => text(d.partition[k]) === text(f.partition[k]));
 }
 
 /**
  * The DuckDB subquery giving the live rows of a plan: one `read_parquet` per data file
- * (identity partition values and initial defaults as per-file defaults), minus position
- * and equality deletes. Exposed for SQL builders (fusion) that need an Iceberg table.
+ * (columns matched by field id; a column the file lacks is its identity partition value,
+ * its initial default, or NULL), minus position and equality deletes. Exposed for SQL
+ * builders (fusion) that need an Iceberg table.
  */
-export function icebergScanSql(plan: Omit<IcebergScanPlan, 'sql'>, identity: Map<number, Map<number, string>> = new Map()): string {
-  const cols = plan.columns.map((c) => sqlIdent(c.name)).join(', ');
+export function icebergScanSql(
+  plan: Omit<IcebergScanPlan, 'sql'>,
+  identity: Map<number, Map<number, string>>,
+  fileColumns: Map<string, ParquetColumns>,
+  mapping: Map<number, string[]> = new Map(),
+): string {
   if (plan.dataFiles.length === 0) {
     const empty = plan.columns.map((c) => `NULL::${duckdbType(c.type)} AS ${sqlIdent(c.name)}`).join(', ');
     return `(SELECT ${empty} WHERE false)`;
   }
   const byId = new Map(plan.columns.map((c) => [c.id, c]));
   const parts = plan.dataFiles.map((f) => {
-    const defaults = new Map<number, string>();
-    for (const c of plan.columns) if (c.initialDefault !== undefined) defaults.set(c.id, icebergLiteral(c.type, c.initialDefault));
+    const cols = fileColumns.get(f.path) ?? { fieldIds: new Set<number>(), names: new Set<string>() };
+    // Files without field ids (imported Parquet) are matched by name: the name mapping, then the column name.
+    const byName = cols.fieldIds.size === 0;
+    const fileName = new Map<number, string>();
+    if (byName) {
+      for (const c of plan.columns) {
+        const name = [...(mapping.get(c.id) ?? []), c.name].find((n) => cols.names.has(n));
+        if (name !== undefined) fileName.set(c.id, name);
+      }
+    }
+    const present = byName ? new Set(fileName.keys()) : cols.fieldIds;
+    const partitionValue = new Map<number, string>();
     for (const [sourceId, partName] of identity.get(f.specId) ?? []) {
       const col = byId.get(sourceId);
-      if (col && partName in f.partition) defaults.set(sourceId, icebergLiteral(col.type, f.partition[partName]));
+      if (col && partName in f.partition) partitionValue.set(sourceId, icebergLiteral(col.type, f.partition[partName]));
     }
+    const projection = plan.columns.map((c) => {
+      if (byName && present.has(c.id)) return `${sqlIdent(fileName.get(c.id)!)}::${duckdbType(c.type)} AS ${sqlIdent(c.name)}`;
+      if (present.has(c.id)) return sqlIdent(c.name);
+      const literal =
+        partitionValue.get(c.id) ?? (c.initialDefault !== undefined ? icebergLiteral(c.type, c.initialDefault) : `NULL::${duckdbType(c.type)}`);
+      return `${literal} AS ${sqlIdent(c.name)}`;
+    });
+    const read = plan.columns.filter((c) => present.has(c.id));
     const conditions: string[] = [];
     const positional = plan.deleteFiles.filter((d) => d.kind === 'position' && d.sequenceNumber >= f.sequenceNumber);
     if (positional.length) {
       const list = positional.map((d) => sqlString(d.path)).join(', ');
-      conditions.push(
-        `file_row_number NOT IN (SELECT pos FROM read_parquet([${list}]) WHERE file_path = ${sqlString(f.writtenPath)})`,
-      );
+      conditions.push(`file_row_number NOT IN (SELECT pos FROM read_parquet([${list}]) WHERE file_path = ${sqlString(f.writtenPath)})`);
     }
-    for (const d of plan.deleteFiles.filter((x) => x.kind === 'equality' && x.sequenceNumber > f.sequenceNumber)) {
+    for (const d of plan.deleteFiles.filter((x) => x.kind === 'equality' && x.sequenceNumber > f.sequenceNumber && samePartition(x, f))) {
       const eqCols = d.equalityIds.map((id) => byId.get(id)).filter((c): c is IcebergField => !!c);
       if (!eqCols.length) continue;
-      const match = eqCols.map((c) => `d.${sqlIdent(c.name)} IS NOT DISTINCT FROM t.${sqlIdent(c.name)}`).join(' AND ');
-      conditions.push(`NOT EXISTS (SELECT 1 FROM read_parquet(${sqlString(d.path)}, schema=${schemaMap(eqCols, new Map())}) d WHERE ${match})`);
+      const value = (c: IcebergField) =>
+        present.has(c.id) ? `t.${sqlIdent(fileName.get(c.id) ?? c.name)}` : (partitionValue.get(c.id) ?? 'NULL');
+      const match = eqCols.map((c) => `d.${sqlIdent(c.name)} IS NOT DISTINCT FROM ${value(c)}`).join(' AND ');
+      conditions.push(`NOT EXISTS (SELECT 1 FROM read_parquet(${sqlString(d.path)}, schema=${schemaMap(eqCols)}) d WHERE ${match})`);
     }
-    const needRowNumber = positional.length > 0;
-    const source = `read_parquet(${sqlString(f.path)}, schema=${schemaMap(plan.columns, defaults)}${needRowNumber ? ', file_row_number=true' : ''})`;
-    return `SELECT ${cols} FROM ${source} t${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
+    const options = [read.length && !byName ? `schema=${schemaMap(read)}` : '', positional.length ? 'file_row_number=true' : ''].filter(Boolean);
+    const source = `read_parquet(${[sqlString(f.path), ...options].join(', ')})`;
+    return `SELECT ${projection.join(', ')} FROM ${source} t${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
   });
-  return `(${parts.join('\nUNION ALL\n')})`;
+  return `(${parts.join('\nUNION ALL BY NAME\n')})`;
 }

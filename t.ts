@@ -1,5 +1,6 @@
-import { loadIcebergTable } from './src/lake/iceberg/table.js';
-import { withDuckDB } from './src/lake/duckdb.js';
-const p = await loadIcebergTable(process.argv[2]);
-console.log(p.snapshotId, p.dataFiles.length, p.deleteFiles.length);
-await withDuckDB(async con => { const r = await con.runAndReadAll(`SELECT * FROM ${p.sql} ORDER BY ALL LIMIT 5`); console.log(r.columnNames(), r.getRowObjectsJson()); const c = await con.runAndReadAll(`SELECT count(*) FROM ${p.sql}`); console.log(c.getRowsJson()); });
+import { listLakeEntries, profileEntry, fingerprintEntry, entryUri } from './src/lake/index.js';
+const { entries, problems } = await listLakeEntries(process.argv[2]);
+console.log(entries.length, problems);
+let ok=0, bad=0;
+for (const e of entries) { try { const p = await profileEntry(e); ok++; if (process.argv[3]) console.log(p.name, p.uri, p.rowCount, p.fingerprint, p.columns.map(c=>c.name+':'+c.logicalType).join(',')); } catch (err) { bad++; console.log('ERR', entryUri(e), (err as Error).message.slice(0,200)); } }
+console.log({ok,bad});

@@ -29,7 +29,7 @@ function validate(input: FusionInput): void {
   for (const table of input.tables) {
     if (tableIds.has(table.id)) throw new BadInputError(`fusion input: duplicate table id ${table.id}`, { field: 'tables.id' });
     tableIds.add(table.id);
-    if (!['csv', 'parquet', 'sqlite'].includes(table.format)) {
+    if (!['csv', 'parquet', 'sqlite', 'iceberg'].includes(table.format)) {
       throw new BadInputError(`fusion input: table ${table.name} has unknown format ${String(table.format)}`, { field: 'tables.format' });
     }
     if (!Array.isArray(table.columns)) throw new BadInputError(`fusion input: table ${table.name} has no columns array`);

@@ -4,7 +4,7 @@
  */
 import type { CsvReadOptions } from '../lake/types.js';
 
-export type FusionFormat = 'csv' | 'parquet' | 'sqlite';
+export type FusionFormat = 'csv' | 'parquet' | 'sqlite' | 'iceberg';
 
 export interface FusionColumn {
   id: string;

@@ -110,7 +110,7 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
     progress.phase = 'profile';
     report();
 
-    const sourceId = await store.upsertSource(root, rootStat.isDirectory() ? 'folder' : entries[0]?.format === 'sqlite' ? 'sqlite' : 'file');
+    const sourceId = await store.upsertSource(root, rootStat.isDirectory() ? "folder" : entries[0]?.format === "sqlite" || entries[0]?.format === "iceberg" ? entries[0].format : "file");
     const existing = await store.tablesByUri();
     const byFingerprint = new Map<string, string>();
     for (const t of existing.values()) byFingerprint.set(t.fingerprint, t.uri);

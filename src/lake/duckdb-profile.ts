@@ -182,7 +182,8 @@ async function headerFields(
 
 function fail(entry: LakeEntry, err: unknown): never {
   if (err instanceof LakeReadError) throw err;
-  const what = entry.format === 'parquet' ? 'not a readable Parquet file' : 'cannot read CSV';
+  const what =
+    entry.format === 'parquet' ? 'not a readable Parquet file' : entry.format === 'iceberg' ? 'cannot read Iceberg table' : 'cannot read CSV';
   throw new LakeReadError(entry.path, `${what}: ${duckdbMessage(err)}`);
 }
 
@@ -190,19 +191,39 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOptions = {}): Promise<TableProfile> {
+/**
+ * A table DuckDB reads through a ready-made expression rather than one file (Iceberg: the
+ * scan over its live data files minus deletes). Profiling is the same as for a file.
+ */
+export interface DuckDBTableSource {
+  name: string;
+  expression: string;
+  fingerprint: string;
+}
+
+export async function profileWithDuckDB(
+  entry: LakeEntry,
+  options: ProfileOptions = {},
+  source?: DuckDBTableSource,
+): Promise<TableProfile> {
   const { sampleRows, maxColumns } = resolveProfileOptions(options);
   const isCsv = entry.format === 'csv';
-  let info;
-  try {
-    info = await stat(entry.path);
-  } catch (err) {
-    throw new LakeReadError(entry.path, `cannot read file: ${(err as Error).message}`);
+  let info = { size: 0, mtimeMs: 0 };
+  if (!source) {
+    let st;
+    try {
+      st = await stat(entry.path);
+    } catch (err) {
+      throw new LakeReadError(entry.path, `cannot read file: ${(err as Error).message}`);
+    }
+    if (!st.isFile()) throw new LakeReadError(entry.path, 'not a regular file');
+    if (st.size === 0) throw new LakeReadError(entry.path, 'empty file (0 bytes)');
+    info = st;
   }
-  if (!info.isFile()) throw new LakeReadError(entry.path, 'not a regular file');
-  if (info.size === 0) throw new LakeReadError(entry.path, 'empty file (0 bytes)');
 
-  const scan = await scanFile(entry.path, { checkUtf8: isCsv });
+  const scan = source
+    ? { fingerprint: source.fingerprint, bytes: 0, utf8: true, head: Buffer.alloc(0) }
+    : await scanFile(entry.path, { checkUtf8: isCsv });
   const warnings: string[] = [];
   // Profiling re-derives the read options from the file; entry.csv is for later reads.
   const csv: CsvReadOptions = {};
@@ -218,7 +239,7 @@ export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOption
     }
   }
   const expression = (extra: string[] = []) =>
-    isCsv ? csvReadExpression(entry.path, csv, extra) : `read_parquet(${sqlString(entry.path)})`;
+    source ? source.expression : isCsv ? csvReadExpression(entry.path, csv, extra) : `read_parquet(${sqlString(entry.path)})`;
 
   const profile = await withDuckDB(async (con) => {
     // 1. Schema (CSV: sniffing only, no data scan).
@@ -232,7 +253,7 @@ export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOption
       fail(entry, err);
     }
     if (names.length > maxColumns) {
-      throw new LakeReadError(entry.path, `file has ${names.length} columns, more than the limit of ${maxColumns}`, {
+      throw new LakeReadError(entry.path, `${source ? 'table' : 'file'} has ${names.length} columns, more than the limit of ${maxColumns}`, {
         columns: names.length,
         maxColumns,
       });
@@ -298,10 +319,10 @@ export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOption
       }
       const profiledRows = columns[0]?.length ?? 0;
       if (rowCount === 0) {
-        warnings.push(isCsv ? 'no data rows (header only); columns typed from the header alone' : 'file has no rows');
+        warnings.push(isCsv ? 'no data rows (header only); columns typed from the header alone' : source ? 'table has no rows' : 'file has no rows');
       }
       return {
-        name: stem(entry.path),
+        name: source?.name ?? stem(entry.path),
         uri: entry.path,
         format: entry.format,
         rowCount,

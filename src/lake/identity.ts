@@ -1,11 +1,13 @@
 /** Identity of a lake entry: its URI and a content fingerprint that is cheap to recompute. */
 import { LakeReadError } from '../util/errors.js';
 import { scanFile } from './fingerprint.js';
+import { icebergFingerprint, icebergTableDir } from './iceberg/table.js';
 import { fingerprintSqliteTable, tableLabel } from './sqlite.js';
 import type { LakeEntry } from './types.js';
 
-/** `TableProfile.uri` of an entry: the absolute file path, or `file.sqlite#table`. */
+/** `TableProfile.uri` of an entry: the absolute file path, `file.sqlite#table`, or the Iceberg table folder. */
 export function entryUri(entry: LakeEntry): string {
+  if (entry.format === 'iceberg') return icebergTableDir(entry.path);
   return entry.format === 'sqlite' ? tableLabel(entry) : entry.path;
 }
 
@@ -15,6 +17,7 @@ export function entryUri(entry: LakeEntry): string {
  */
 export async function fingerprintEntry(entry: LakeEntry): Promise<string> {
   if (entry.format === 'sqlite') return fingerprintSqliteTable(entry);
+  if (entry.format === 'iceberg') return icebergFingerprint(entry.path);
   try {
     return (await scanFile(entry.path)).fingerprint;
   } catch (err) {

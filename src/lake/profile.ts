@@ -1,6 +1,7 @@
 /** `profileEntry`: one lake entry -> TableProfile, dispatching on the format. */
 import { LakeReadError } from '../util/errors.js';
 import { profileWithDuckDB } from './duckdb-profile.js';
+import { profileIcebergTable } from './iceberg/profile.js';
 import type { ProfileOptions } from './options.js';
 import { profileSqliteTable } from './sqlite.js';
 import type { LakeEntry, TableProfile } from './types.js';
@@ -17,6 +18,8 @@ export async function profileEntry(entry: LakeEntry, opts: ProfileOptions = {}):
       return profileWithDuckDB(entry, opts);
     case 'sqlite':
       return profileSqliteTable(entry, opts);
+    case 'iceberg':
+      return profileIcebergTable(entry, opts);
     default:
       throw new LakeReadError(entry.path, `unsupported format ${String((entry as { format: unknown }).format)}`);
   }

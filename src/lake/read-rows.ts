@@ -1,6 +1,7 @@
 /** First rows of a lake entry, for previews. */
 import { LakeReadError } from '../util/errors.js';
 import { duckdbMessage, withDuckDB } from './duckdb.js';
+import { loadIcebergTable } from './iceberg/table.js';
 import { duckdbSourceExpression } from './source.js';
 import { readSqliteRows } from './sqlite.js';
 import type { LakeEntry } from './types.js';
@@ -14,7 +15,7 @@ import { previewValue } from './values.js';
 export async function readRows(entry: LakeEntry, limit: number): Promise<Record<string, unknown>[]> {
   const n = Math.max(0, Math.floor(limit));
   if (entry.format === 'sqlite') return readSqliteRows(entry, n);
-  const expression = duckdbSourceExpression(entry);
+  const expression = entry.format === 'iceberg' ? (await loadIcebergTable(entry.path)).sql : duckdbSourceExpression(entry);
   if (!expression) throw new LakeReadError(entry.path, `unsupported format ${entry.format}`);
   return withDuckDB(async (con) => {
     let rows: Record<string, unknown>[];

@@ -49,6 +49,10 @@ export function duckdbSourceExpression(entry: LakeEntry): string | null {
       return csvReadExpression(entry.path, entry.csv ?? cachedCsvOptions(entry.path) ?? quickCsvOptions(entry.path));
     case 'sqlite':
       return null;
+    case 'iceberg':
+      // Needs the manifests (async): use `loadIcebergTable(path).sql`, or the stored
+      // `TableProfile.sourceExpression` of the snapshot that was profiled.
+      return null;
     default:
       return null;
   }

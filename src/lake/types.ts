@@ -7,7 +7,7 @@
 /** Logical column type after profiling; physical types from CSV/Parquet/SQLite map onto these. */
 export type LogicalType = 'integer' | 'float' | 'text' | 'boolean' | 'date' | 'timestamp' | 'other';
 
-export type LakeFormat = 'csv' | 'parquet' | 'sqlite';
+export type LakeFormat = 'csv' | 'parquet' | 'sqlite' | 'iceberg';
 
 export interface ColumnProfile {
   name: string;
@@ -33,7 +33,7 @@ export interface ColumnProfile {
 }
 
 export interface TableProfile {
-  /** Table name as the lake shows it: file stem, or the SQLite table name. */
+  /** Table name as the lake shows it: file stem, the SQLite table name, or the Iceberg table name. */
   name: string;
   /** Where the data lives: absolute file path; for SQLite `file.sqlite#table`. */
   uri: string;
@@ -42,7 +42,10 @@ export interface TableProfile {
   rowCount: number;
   /** How many rows the per-column statistics were computed from (<= rowCount). */
   profiledRows: number;
-  /** Stable hash of the file bytes (CSV/Parquet) or of the table content (SQLite). */
+  /**
+   * Stable hash of the file bytes (CSV/Parquet) or of the table content (SQLite); for
+   * Iceberg `iceberg:<table-uuid>@<current snapshot id>` (the id as exact decimal text).
+   */
   fingerprint: string;
   columns: ColumnProfile[];
   /** Non-fatal findings (ragged lines skipped, encoding replaced, ...). */
@@ -80,4 +83,9 @@ export interface LakeEntry {
   sqliteTable?: string;
   /** For CSV: read options from an earlier profile (`TableProfile.csv`); absent = sniff again. */
   csv?: CsvReadOptions;
+  /**
+   * For Iceberg: `path` is the table folder or a metadata.json; the name a catalog gives the
+   * table (absent: the folder name).
+   */
+  icebergName?: string;
 }

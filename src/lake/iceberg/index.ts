@@ -1,6 +1,8 @@
 /** Iceberg tables: metadata, manifests, live data files and the DuckDB scan SQL. */
 export {
   findMetadataFile,
+  icebergFingerprint,
+  icebergTableDir,
   icebergScanSql,
   isIcebergTableDir,
   loadIcebergTable,

@@ -283,6 +283,14 @@ export async function loadIcebergTable(input: string): Promise<IcebergScanPlan> 
   } catch (err) {
     throw where('Iceberg metadata has no usable schema', err);
   }
+  // DuckDB names are case-insensitive: a column differing from an earlier one only in case
+  // (legal in Iceberg) is read as `<name>_<field id>` so the table still reads.
+  const taken = new Set<string>();
+  columns = columns.map((c) => {
+    const name = taken.has(c.name.toLowerCase()) ? `${c.name}_${c.id}` : c.name;
+    taken.add(name.toLowerCase());
+    return name === c.name ? c : { ...c, name };
+  });
   const formatVersion = Number(meta['format-version']);
   const resolvePath = pathResolver(tableDir, String(meta.location ?? ''));
   const snapshotId = toBigInt(meta['current-snapshot-id']);
@@ -471,4 +479,23 @@ export function icebergScanSql(
     return `SELECT ${projection.join(', ')} FROM ${source} t${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
   });
   return `(${parts.join('\nUNION ALL BY NAME\n')})`;
+}
+
+/** The table folder of an Iceberg input (a table folder, its metadata/ folder, or a metadata.json). */
+export function icebergTableDir(input: string): string {
+  const abs = resolve(input);
+  const dir = existsSync(abs) && statSync(abs).isFile() ? dirname(abs) : abs;
+  return basename(dir) === 'metadata' ? dirname(dir) : dir;
+}
+
+/**
+ * Identity of the table's current state without reading manifests:
+ * `iceberg:<table-uuid>@<current snapshot id>` (`none` for a table without snapshots).
+ * Ingest compares it to skip tables whose snapshot did not change.
+ */
+export function icebergFingerprint(input: string): string {
+  const path = findMetadataFile(input);
+  const meta = readMetadata(path);
+  const snapshot = toBigInt(meta['current-snapshot-id']);
+  return `iceberg:${String(meta['table-uuid'] ?? icebergTableDir(path))}@${snapshot === null || snapshot === -1n ? 'none' : snapshot.toString()}`;
 }

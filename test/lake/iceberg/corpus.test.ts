@@ -8,12 +8,12 @@
  * Queries using features we do not have are skipped with the reason (SKIP_REASONS below).
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDuckDB, withDuckDB } from '../../../src/lake/index.js';
 import { loadIcebergTable } from '../../../src/lake/iceberg/index.js';
 
-export const CORPUS = resolve(import.meta.dirname, '../../../../shared/lakehouse/duckdb-iceberg');
+import { CORPUS } from './corpus-path.js';
 
 interface SltQuery {
   file: string;

@@ -4,7 +4,7 @@ import type { CatalogDatabase } from '../catalog/database.js';
 import { CatalogStore, prepareTable, toGraphTable, type StoredTableBrief } from '../catalog/store.js';
 import { columnEmbeddingText, type Embedder } from '../embed/index.js';
 import { LakeGraphIndex, type GraphTable } from '../graph/index.js';
-import { entryUri, fingerprintEntry, listLakeEntries, profileEntry } from '../lake/index.js';
+import { entryUri, fingerprintEntry, isRestCatalogUrl, listLakeEntries, profileEntry } from '../lake/index.js';
 import type { LakeEntry } from '../lake/types.js';
 import { BadInputError, ErrorCode, GraftError } from '../util/errors.js';
 import { isCorpusFitted, refreshEmbeddings } from './refreshEmbeddings.js';
@@ -68,8 +68,10 @@ export async function startIngestRun(db: CatalogDatabase, rootPath: string): Pro
  */
 export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: IngestOptions): Promise<IngestSummary> {
   const started = Date.now();
-  const root = path.resolve(rootPath);
-  const rootStat = await stat(root).catch(() => null);
+  // An Iceberg REST catalog URL is a root too: it has no folder to stat or confine.
+  const isUrl = isRestCatalogUrl(rootPath);
+  const root = isUrl ? rootPath.replace(/\/+$/, '') : path.resolve(rootPath);
+  const rootStat = isUrl ? { isDirectory: () => false } : await stat(root).catch(() => null);
   if (!rootStat) throw new BadInputError(`ingest path does not exist: ${root}`, { path: root });
 
   const store = new CatalogStore(db);
@@ -110,7 +112,7 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
     progress.phase = 'profile';
     report();
 
-    const sourceId = await store.upsertSource(root, rootStat.isDirectory() ? "folder" : entries[0]?.format === "sqlite" || entries[0]?.format === "iceberg" ? entries[0].format : "file");
+    const sourceId = await store.upsertSource(root, isUrl ? 'iceberg-rest' : rootStat.isDirectory() ? 'folder' : entries[0]?.format === 'sqlite' || entries[0]?.format === 'iceberg' ? entries[0].format : 'file');
     const existing = await store.tablesByUri();
     const byFingerprint = new Map<string, string>();
     for (const t of existing.values()) byFingerprint.set(t.fingerprint, t.uri);

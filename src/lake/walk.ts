@@ -3,6 +3,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { LakeReadError } from '../util/errors.js';
 import { icebergCatalogTables, isIcebergSqlCatalog } from './iceberg/catalog.js';
+import { isRestCatalogUrl, restCatalogTables } from './iceberg/rest.js';
 import { isIcebergTableDir } from './iceberg/table.js';
 import { listSqliteTables } from './sqlite.js';
 import type { LakeEntry, LakeFormat } from './types.js';
@@ -37,9 +38,20 @@ export function formatForPath(path: string): LakeFormat | null {
  * files and folders skipped, symlinked folders followed once), a single file, or a SQLite
  * database (one entry per user table). Files with other extensions are skipped silently.
  * SQLite files that cannot be opened or listed, and unreadable folders, become problems;
- * a missing root throws.
+ * a missing root throws. Iceberg: a table folder (has metadata/*.metadata.json) or a
+ * `*.metadata.json` file is one entry; a pyiceberg SQL catalog (SQLite file with
+ * `iceberg_tables`) or an Iceberg REST catalog URL (`http(s)://…`) lists its tables.
  */
 export async function listLakeEntries(root: string): Promise<LakeListing> {
+  if (isRestCatalogUrl(root)) {
+    const entries: LakeEntry[] = [];
+    const problems: LakeProblem[] = [];
+    for (const t of await restCatalogTables(root)) {
+      if ('problem' in t) problems.push({ path: t.label, message: t.problem });
+      else entries.push({ path: t.metadataPath, format: 'iceberg', icebergName: t.name });
+    }
+    return { entries, problems };
+  }
   const abs = resolve(root);
   const entries: LakeEntry[] = [];
   const problems: LakeProblem[] = [];

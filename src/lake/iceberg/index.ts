@@ -13,3 +13,5 @@ export {
 } from './table.js';
 export { parseJsonLossless, toBigInt } from './json.js';
 export { readAvroRecords } from './avro.js';
+export { icebergCatalogTables, isIcebergSqlCatalog, type CatalogTable } from './catalog.js';
+export { isRestCatalogUrl, restCatalogTables } from './rest.js';

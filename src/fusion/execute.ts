@@ -104,10 +104,22 @@ async function run<T>(
       }
       const copier = copierFor(source.entry.format);
       if (!copier) throw new FusionExecutionError(ErrorCode.BAD_USER_INPUT, `no reader for ${source.entry.format} table ${source.name}`);
+      if (copier.inPlace) {
+        try {
+          expressions.set(source.tableId, await copier.inPlace(source.entry));
+        } catch (err) {
+          throw new FusionExecutionError(ErrorCode.LAKE_READ, `reading ${source.name} for the fused query failed: ${(err as Error).message}`, {
+            table: source.name,
+            uri: source.entry.path,
+          });
+        }
+        info.sources.push({ tableId: source.tableId, name: source.name, readBy: copier.via, copiedRows: null, truncated: false });
+        continue;
+      }
       const target = `graft_source_${i}`;
       let copied;
       try {
-        copied = await copier.copy(con, source.entry, target, maxRows);
+        copied = await copier.copy!(con, source.entry, target, maxRows);
       } catch (err) {
         throw new FusionExecutionError(ErrorCode.LAKE_READ, `reading ${source.name} for the fused query failed: ${(err as Error).message}`, {
           table: source.name,

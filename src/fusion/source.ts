@@ -7,12 +7,13 @@
  * DuckDB database files are read in place too, once attached (`prepareSource`); `plan.setupSql`
  * holds their ATTACH statements for running the SQL elsewhere.
  *
- * Hook for new source kinds (Iceberg tables, database schemas): either `duckdbSourceExpression`
- * in src/lake returns a DuckDB expression for the entry (nothing to do here), or the format gets
- * a copier in `COPIERS` below.
+ * Hook for new source kinds: either `duckdbSourceExpression` in src/lake returns a DuckDB
+ * expression for the entry (nothing to do here), or the format gets a copier in `COPIERS` below
+ * (a copy, or an expression resolved at run time as for Iceberg tables).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { attachDuckdbFile, duckdbAttachStatement, duckdbEntryOfUri, duckdbSourceExpression, parsePostgresSource, sqlString } from '../lake/index.js';
+import { loadIcebergTable } from '../lake/iceberg/index.js';
 import { copyPostgresTable } from '../lake/postgres.js';
 import { copySqliteTable } from '../lake/sqlite-duckdb.js';
 import type { LakeEntry, LakeFormat } from '../lake/types.js';
@@ -38,13 +39,18 @@ export async function prepareSource(entry: LakeEntry): Promise<void> {
   if (entry.format === 'duckdb') await attachDuckdbFile(entry.path);
 }
 
-/** Copies a table's first `maxRows` rows into TEMP table `target` on `con`. */
+/**
+ * Reads a table the plan's SQL cannot name directly: either copies its first `maxRows` rows
+ * into TEMP table `target` on `con`, or (`inPlace`) gives, at run time, a DuckDB expression that
+ * reads all of it where it lies.
+ */
 export interface SourceCopier {
   /** What reads the rows, as `FusionSource.copiedBy` reports it. */
   via: string;
   /** The expression a stock DuckDB would read the table with (shown in `plan.sql`). */
   expression(entry: LakeEntry): string;
-  copy(con: DuckDBConnection, entry: LakeEntry, target: string, maxRows: number): Promise<{ rows: number; truncated: boolean }>;
+  copy?(con: DuckDBConnection, entry: LakeEntry, target: string, maxRows: number): Promise<{ rows: number; truncated: boolean }>;
+  inPlace?(entry: LakeEntry): Promise<string>;
 }
 
 const COPIERS: Partial<Record<LakeFormat, SourceCopier>> = {
@@ -64,6 +70,13 @@ const COPIERS: Partial<Record<LakeFormat, SourceCopier>> = {
       return `postgres_scan(${sqlString(libpq)}, ${sqlString(schema)}, ${sqlString(entry.pgTable ?? '')})`;
     },
     copy: copyPostgresTable,
+  },
+  // DuckDB's iceberg extension cannot be installed offline: graft plans the scan itself (live
+  // data files minus deletes, from the manifests) and DuckDB reads the Parquet files in place.
+  iceberg: {
+    via: 'graft-iceberg',
+    expression: (entry) => `iceberg_scan(${sqlString(entry.path)})`,
+    inPlace: async (entry) => (await loadIcebergTable(entry.path)).sql,
   },
 };
 

@@ -195,7 +195,7 @@ export interface FusionPlan {
 export interface FusionSourceRun {
   tableId: string;
   name: string;
-  /** 'duckdb' (read in place) or the copier ('better-sqlite3'). */
+  /** 'duckdb' (read in place), 'graft-iceberg' (DuckDB over the scan graft planned) or the copier ('better-sqlite3', 'pg'). */
   readBy: string;
   /** Rows copied into DuckDB; null when DuckDB read the table in place. */
   copiedRows: number | null;

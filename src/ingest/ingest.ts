@@ -9,6 +9,7 @@ import {
   entryUri,
   fingerprintEntry,
   isPostgresUrl,
+  isRestCatalogUrl,
   listLakeEntries,
   parsePostgresSource,
   profileEntry,
@@ -82,11 +83,13 @@ export async function startIngestRun(db: CatalogDatabase, rootPath: string): Pro
 export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: IngestOptions): Promise<IngestSummary> {
   const started = Date.now();
   // A PostgreSQL schema: the root is its URL without password (credentials stay in this process).
+  // An Iceberg REST catalog URL is a root too: it has no folder to stat or confine.
   const pgSource = isPostgresUrl(rootPath) ? parsePostgresSource(rootPath) : undefined;
   if (pgSource) rememberPostgresCredentials(pgSource);
-  const root = pgSource ? pgSource.root : path.resolve(rootPath);
-  const rootStat = pgSource ? null : await stat(root).catch(() => null);
-  if (!pgSource && !rootStat) throw new BadInputError(`ingest path does not exist: ${root}`, { path: root });
+  const isRest = !pgSource && isRestCatalogUrl(rootPath);
+  const root = pgSource ? pgSource.root : isRest ? rootPath.replace(/\/+$/, '') : path.resolve(rootPath);
+  const rootStat = pgSource || isRest ? null : await stat(root).catch(() => null);
+  if (!pgSource && !isRest && !rootStat) throw new BadInputError(`ingest path does not exist: ${root}`, { path: root });
 
   const store = new CatalogStore(db);
   const runId = opts.runId ?? (await startIngestRun(db, root));
@@ -126,7 +129,15 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
     progress.phase = 'profile';
     report();
 
-    const kind = pgSource ? 'postgres' : rootStat!.isDirectory() ? 'folder' : entries[0]?.format === 'sqlite' ? 'sqlite' : 'file';
+    const kind = pgSource
+      ? 'postgres'
+      : isRest
+        ? 'iceberg-rest'
+        : rootStat!.isDirectory()
+          ? 'folder'
+          : entries[0]?.format === 'sqlite' || entries[0]?.format === 'iceberg'
+            ? entries[0].format
+            : 'file';
     const sourceId = await store.upsertSource(root, kind);
     const existing = await store.tablesByUri();
     const byFingerprint = new Map<string, string>();
@@ -171,7 +182,7 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
       await flush();
     }
 
-    if (opts.removeMissing !== false && (pgSource || rootStat!.isDirectory())) {
+    if (opts.removeMissing !== false && (pgSource || rootStat?.isDirectory())) {
       const failedPaths = new Set(problems.map((p) => p.path));
       for (const [uri, t] of existing) {
         const file = uri.split('#')[0];

@@ -184,7 +184,8 @@ async function headerFields(
 function fail(entry: LakeEntry, err: unknown): never {
   if (err instanceof LakeReadError) throw err;
   if (entry.format === 'duckdb') throw new LakeReadError(duckdbTableUri(entry.path, entry.duckdbTable!), `cannot read DuckDB table: ${duckdbMessage(err)}`);
-  const what = entry.format === 'parquet' ? 'not a readable Parquet file' : 'cannot read CSV';
+  const what =
+    entry.format === 'parquet' ? 'not a readable Parquet file' : entry.format === 'iceberg' ? 'cannot read Iceberg table' : 'cannot read CSV';
   throw new LakeReadError(entry.path, `${what}: ${duckdbMessage(err)}`);
 }
 
@@ -192,15 +193,32 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOptions = {}): Promise<TableProfile> {
+/**
+ * A table DuckDB reads through a ready-made expression rather than one file (Iceberg: the
+ * scan over its live data files minus deletes). Profiling is the same as for a file.
+ */
+export interface DuckDBTableSource {
+  name: string;
+  expression: string;
+  fingerprint: string;
+}
+
+export async function profileWithDuckDB(
+  entry: LakeEntry,
+  options: ProfileOptions = {},
+  source?: DuckDBTableSource,
+): Promise<TableProfile> {
   const { sampleRows, maxColumns } = resolveProfileOptions(options);
   const isCsv = entry.format === 'csv';
-  // A table of a DuckDB database file: no file of its own to stat or hash.
+  // A table of a DuckDB database file, or one read through a ready-made expression (Iceberg):
+  // no file of its own to stat or hash.
   const dbTable = entry.format === 'duckdb';
   let info;
   let scan: Awaited<ReturnType<typeof scanFile>> | undefined;
   let fingerprint: string;
-  if (dbTable) {
+  if (source) {
+    fingerprint = source.fingerprint;
+  } else if (dbTable) {
     await attachDuckdbFile(entry.path);
     fingerprint = await fingerprintDuckdbTable(entry);
   } else {
@@ -229,11 +247,13 @@ export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOption
     }
   }
   const expression = (extra: string[] = []) =>
-    dbTable
-      ? duckdbTableExpression(entry.path, entry.duckdbTable!)
-      : isCsv
-        ? csvReadExpression(entry.path, csv, extra)
-        : `read_parquet(${sqlString(entry.path)})`;
+    source
+      ? source.expression
+      : dbTable
+        ? duckdbTableExpression(entry.path, entry.duckdbTable!)
+        : isCsv
+          ? csvReadExpression(entry.path, csv, extra)
+          : `read_parquet(${sqlString(entry.path)})`;
 
   const profile = await withDuckDB(async (con) => {
     // 1. Schema (CSV: sniffing only, no data scan).
@@ -247,7 +267,7 @@ export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOption
       fail(entry, err);
     }
     if (names.length > maxColumns) {
-      throw new LakeReadError(entry.path, `file has ${names.length} columns, more than the limit of ${maxColumns}`, {
+      throw new LakeReadError(entry.path, `${source ? 'table' : 'file'} has ${names.length} columns, more than the limit of ${maxColumns}`, {
         columns: names.length,
         maxColumns,
       });
@@ -313,10 +333,10 @@ export async function profileWithDuckDB(entry: LakeEntry, options: ProfileOption
       }
       const profiledRows = columns[0]?.length ?? 0;
       if (rowCount === 0) {
-        warnings.push(isCsv ? 'no data rows (header only); columns typed from the header alone' : dbTable ? 'table has no rows' : 'file has no rows');
+        warnings.push(isCsv ? 'no data rows (header only); columns typed from the header alone' : dbTable || source ? 'table has no rows' : 'file has no rows');
       }
       return {
-        name: dbTable ? entry.duckdbTable!.table : stem(entry.path),
+        name: source?.name ?? (dbTable ? entry.duckdbTable!.table : stem(entry.path)),
         uri: dbTable ? duckdbTableUri(entry.path, entry.duckdbTable!) : entry.path,
         format: entry.format,
         rowCount,

@@ -4,13 +4,15 @@ import { fingerprintDuckdbTable, duckdbTableUri } from './duckdb-file.js';
 import { stem } from './duckdb-profile.js';
 import { fingerprintPostgresTable, postgresTableUri } from './postgres.js';
 import { scanFile } from './fingerprint.js';
+import { icebergFingerprint, icebergTableDir } from './iceberg/table.js';
 import { fingerprintSqliteTable, tableLabel } from './sqlite.js';
 import type { LakeEntry } from './types.js';
 
-/** `TableProfile.uri` of an entry: the absolute file path, or `file.sqlite#table`. */
+/** `TableProfile.uri` of an entry: the absolute file path, `file.sqlite#table`, or the Iceberg table folder. */
 export function entryUri(entry: LakeEntry): string {
   if (entry.format === 'duckdb') return duckdbTableUri(entry.path, entry.duckdbTable!);
   if (entry.format === 'postgres') return postgresTableUri(entry);
+  if (entry.format === 'iceberg') return icebergTableDir(entry.path);
   return entry.format === 'sqlite' ? tableLabel(entry) : entry.path;
 }
 
@@ -29,6 +31,7 @@ export async function fingerprintEntry(entry: LakeEntry): Promise<string> {
   if (entry.format === 'sqlite') return fingerprintSqliteTable(entry);
   if (entry.format === 'duckdb') return fingerprintDuckdbTable(entry);
   if (entry.format === 'postgres') return fingerprintPostgresTable(entry);
+  if (entry.format === 'iceberg') return icebergFingerprint(entry.path);
   try {
     return (await scanFile(entry.path)).fingerprint;
   } catch (err) {

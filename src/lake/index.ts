@@ -3,6 +3,7 @@ export { listLakeEntries, formatForPath, type LakeListing, type LakeProblem } fr
 export { profileEntry } from './profile.js';
 export { entryName, entryUri, fingerprintEntry } from './identity.js';
 export { readRows } from './read-rows.js';
+export { isRestCatalogUrl } from './iceberg/rest.js';
 export { duckdbSourceExpression } from './source.js';
 export { closeDuckDB, getDuckDB, withDuckDB } from './duckdb.js';
 export {

@@ -1,6 +1,7 @@
 /** `profileEntry`: one lake entry -> TableProfile, dispatching on the format. */
 import { LakeReadError } from '../util/errors.js';
 import { profileWithDuckDB } from './duckdb-profile.js';
+import { profileIcebergTable } from './iceberg/profile.js';
 import type { ProfileOptions } from './options.js';
 import { profilePostgresTable } from './postgres.js';
 import { profileSqliteTable } from './sqlite.js';
@@ -21,6 +22,8 @@ export async function profileEntry(entry: LakeEntry, opts: ProfileOptions = {}):
       return profileSqliteTable(entry, opts);
     case 'postgres':
       return profilePostgresTable(entry, opts);
+    case 'iceberg':
+      return profileIcebergTable(entry, opts);
     default:
       throw new LakeReadError(entry.path, `unsupported format ${String((entry as { format: unknown }).format)}`);
   }

@@ -2,6 +2,7 @@
 import { LakeReadError } from '../util/errors.js';
 import { attachDuckdbFile } from './duckdb-file.js';
 import { duckdbMessage, withDuckDB } from './duckdb.js';
+import { loadIcebergTable } from './iceberg/table.js';
 import { duckdbSourceExpression } from './source.js';
 import { readPostgresRows } from './postgres.js';
 import { readSqliteRows } from './sqlite.js';
@@ -24,7 +25,7 @@ export async function readRows(entry: LakeEntry, limit: number): Promise<Record<
     return out.slice(0, n);
   }
   if (entry.format === 'duckdb') await attachDuckdbFile(entry.path);
-  const expression = duckdbSourceExpression(entry);
+  const expression = entry.format === 'iceberg' ? (await loadIcebergTable(entry.path)).sql : duckdbSourceExpression(entry);
   if (!expression) throw new LakeReadError(entry.path, `unsupported format ${entry.format}`);
   return withDuckDB(async (con) => {
     let rows: Record<string, unknown>[];

@@ -55,6 +55,10 @@ export function duckdbSourceExpression(entry: LakeEntry): string | null {
       return duckdbTableExpression(entry.path, entry.duckdbTable!);
     case 'sqlite':
       return null;
+    case 'iceberg':
+      // Needs the manifests (async): use `loadIcebergTable(path).sql`, or the stored
+      // `TableProfile.sourceExpression` of the snapshot that was profiled.
+      return null;
     default:
       return null;
   }

@@ -7,9 +7,9 @@
 /** Logical column type after profiling; physical types from CSV/Parquet/SQLite map onto these. */
 export type LogicalType = 'integer' | 'float' | 'text' | 'boolean' | 'date' | 'timestamp' | 'other';
 
-export type LakeFormat = 'csv' | 'parquet' | 'sqlite' | 'duckdb' | 'postgres';
+export type LakeFormat = 'csv' | 'parquet' | 'sqlite' | 'duckdb' | 'postgres' | 'iceberg';
 
-export const LAKE_FORMATS: readonly LakeFormat[] = ['csv', 'parquet', 'sqlite', 'duckdb', 'postgres'];
+export const LAKE_FORMATS: readonly LakeFormat[] = ['csv', 'parquet', 'sqlite', 'duckdb', 'postgres', 'iceberg'];
 
 export interface ColumnProfile {
   name: string;
@@ -35,7 +35,7 @@ export interface ColumnProfile {
 }
 
 export interface TableProfile {
-  /** Table name as the lake shows it: file stem, or the SQLite table name. */
+  /** Table name as the lake shows it: file stem, the SQLite table name, or the Iceberg table name. */
   name: string;
   /** Where the data lives: absolute file path; for SQLite `file.sqlite#table`. */
   uri: string;
@@ -44,7 +44,10 @@ export interface TableProfile {
   rowCount: number;
   /** How many rows the per-column statistics were computed from (<= rowCount). */
   profiledRows: number;
-  /** Stable hash of the file bytes (CSV/Parquet) or of the table content (SQLite). */
+  /**
+   * Stable hash of the file bytes (CSV/Parquet) or of the table content (SQLite); for
+   * Iceberg `iceberg:<table-uuid>@<current snapshot id>` (the id as exact decimal text).
+   */
   fingerprint: string;
   columns: ColumnProfile[];
   /** Non-fatal findings (ragged lines skipped, encoding replaced, ...). */
@@ -86,4 +89,9 @@ export interface LakeEntry {
   pgTable?: string;
   /** For CSV: read options from an earlier profile (`TableProfile.csv`); absent = sniff again. */
   csv?: CsvReadOptions;
+  /**
+   * For Iceberg: `path` is the table folder or a metadata.json; the name a catalog gives the
+   * table (absent: the folder name).
+   */
+  icebergName?: string;
 }

@@ -4,6 +4,9 @@ import { basename, extname, join, resolve } from 'node:path';
 import { LakeReadError } from '../util/errors.js';
 import { listDuckdbTables } from './duckdb-file.js';
 import { isPostgresUrl, listPostgresTables } from './postgres.js';
+import { icebergCatalogTables, isIcebergSqlCatalog } from './iceberg/catalog.js';
+import { isRestCatalogUrl, restCatalogTables } from './iceberg/rest.js';
+import { isIcebergTableDir } from './iceberg/table.js';
 import { listSqliteTables } from './sqlite.js';
 import type { LakeEntry, LakeFormat } from './types.js';
 
@@ -38,11 +41,22 @@ export function formatForPath(path: string): LakeFormat | null {
  * files and folders skipped, symlinked folders followed once), a single file, or a SQLite
  * database (one entry per user table), or a DuckDB database file (one entry per base table). Files with other extensions are skipped silently.
  * SQLite files that cannot be opened or listed, and unreadable folders, become problems;
- * a missing root throws.
+ * a missing root throws. Iceberg: a table folder (has metadata/*.metadata.json) or a
+ * `*.metadata.json` file is one entry; a pyiceberg SQL catalog (SQLite file with
+ * `iceberg_tables`) or an Iceberg REST catalog URL (`http(s)://…`) lists its tables.
  */
 export async function listLakeEntries(root: string): Promise<LakeListing> {
   // A PostgreSQL schema: one entry per base table; an unreachable server throws (no table to blame).
   if (isPostgresUrl(root)) return { entries: await listPostgresTables(root), problems: [] };
+  if (isRestCatalogUrl(root)) {
+    const entries: LakeEntry[] = [];
+    const problems: LakeProblem[] = [];
+    for (const t of await restCatalogTables(root)) {
+      if ('problem' in t) problems.push({ path: t.label, message: t.problem });
+      else entries.push({ path: t.metadataPath, format: 'iceberg', icebergName: t.name });
+    }
+    return { entries, problems };
+  }
   const abs = resolve(root);
   const entries: LakeEntry[] = [];
   const problems: LakeProblem[] = [];
@@ -54,12 +68,28 @@ export async function listLakeEntries(root: string): Promise<LakeListing> {
   }
   if (info.isDirectory()) {
     await walk(abs, entries, problems, new Set());
+  } else if (abs.endsWith('.metadata.json')) {
+    entries.push({ path: abs, format: 'iceberg' });
   } else if (formatForPath(abs)) {
     await addFile(abs, entries, problems);
   } else {
     problems.push({ path: abs, message: `unsupported file type ${JSON.stringify(extname(abs))}` });
   }
-  return { entries, problems };
+  return { entries: dedupeIceberg(entries), problems };
+}
+
+/**
+ * One entry per Iceberg table folder: a table reached both through a SQL catalog and by
+ * walking its folder keeps the catalog's entry (the catalog names the current metadata).
+ */
+function dedupeIceberg(entries: LakeEntry[]): LakeEntry[] {
+  const fromCatalog = new Set(entries.filter((e) => e.format === 'iceberg' && e.icebergName).map((e) => icebergDirOf(e.path)));
+  return entries.filter((e) => e.format !== 'iceberg' || e.icebergName || !fromCatalog.has(icebergDirOf(e.path)));
+}
+
+function icebergDirOf(path: string): string {
+  const dir = path.endsWith('.json') ? resolve(path, '..') : path;
+  return basename(dir) === 'metadata' ? resolve(dir, '..') : dir;
 }
 
 async function walk(dir: string, entries: LakeEntry[], problems: LakeProblem[], visited: Set<string>): Promise<void> {
@@ -72,6 +102,11 @@ async function walk(dir: string, entries: LakeEntry[], problems: LakeProblem[], 
     names = (await readdir(dir)).filter((n) => !n.startsWith('.')).sort();
   } catch (err) {
     problems.push({ path: dir, message: `cannot read folder: ${(err as Error).message}` });
+    return;
+  }
+  if (isIcebergTableDir(dir)) {
+    // An Iceberg table is one entry: its data/ and metadata/ files are not tables of their own.
+    entries.push({ path: dir, format: 'iceberg' });
     return;
   }
   for (const name of names) {
@@ -103,6 +138,13 @@ async function addFile(path: string, entries: LakeEntry[], problems: LakeProblem
     return;
   }
   try {
+    if (isIcebergSqlCatalog(path)) {
+      for (const t of icebergCatalogTables(path)) {
+        if ('problem' in t) problems.push({ path: t.label, message: t.problem });
+        else entries.push({ path: t.metadataPath, format: 'iceberg', icebergName: t.name });
+      }
+      return;
+    }
     for (const table of listSqliteTables(path)) entries.push({ path, format, sqliteTable: table });
   } catch (err) {
     problems.push({ path, message: `cannot open SQLite database ${basename(path)}: ${(err as Error).message}` });

@@ -3,8 +3,8 @@
  * with one of its tables exported to CSV, fused by the planner and checked row by row against a
  * hand-written join that SQLite runs on the original database.
  *
- * Iceberg: once src/lake reads Iceberg tables, add one here (its FusionTable comes from
- * `profileEntry` like the others; `fusionSource` picks its DuckDB expression or copier).
+ * Iceberg: a Spark-written table with equality deletes from the duckdb-iceberg corpus
+ * (../shared/lakehouse/duckdb-iceberg, whose sqllogictest gives the live rows) joined to a CSV.
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -17,6 +17,8 @@ import { makeTempDir } from '../lake/helpers.js';
 import { cid, joinEdge, tid } from './helpers.js';
 
 const SPIDER_DB = path.resolve('../shared/data-raw/spider/database/concert_singer/concert_singer.sqlite');
+/** Rows 1..6 inserted, 1, 2, 3 and 6 deleted again by equality deletes: ids 4 and 5 are live. */
+const ICEBERG_TABLE = path.resolve('../shared/lakehouse/duckdb-iceberg/data/persistent/equality_deletes/warehouse/mydb/mytable');
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -149,5 +151,32 @@ describe('fused SQL over SQLite and CSV', () => {
     expect((err as Error).message).toMatch(/reading concert .*missing\.sqlite/);
   });
 
-  it.todo('fuses an Iceberg table with the SQLite and CSV tables (waits for the Iceberg reader in src/lake)');
+});
+
+describe('fused SQL over Iceberg and CSV', () => {
+  it('joins only the live rows of the Iceberg table (deletes applied), read in place', async () => {
+    const ice = await profiled({ path: ICEBERG_TABLE, format: 'iceberg' }, 'mytable');
+    expect(ice.format).toBe('iceberg');
+    await writeFile(path.join(dir, 'visits.csv'), 'visit_id,id,visited\n' + [1, 2, 3, 4, 5, 6].map((i) => `${10 + i},${i},2025-02-0${i}`).join('\n') + '\n');
+    const visits = await profiled({ path: path.join(dir, 'visits.csv'), format: 'csv' }, 'visits');
+    const plan = planFusion({ tables: [visits, ice], joins: [joinEdge('visits.id', 'mytable.id')], unions: [] });
+    expect(plan.executable, plan.warnings.join('\n')).toBe(true);
+    // What a stock DuckDB with its iceberg extension would run.
+    expect(plan.sql).toContain(`iceberg_scan('${ICEBERG_TABLE}')`);
+    expect(plan.sources.map((s) => [s.name, s.copiedBy])).toEqual([
+      ['visits', null],
+      ['mytable', 'graft-iceberg'],
+    ]);
+    const preview = await previewFusion(plan, 100);
+    expect(preview.sources.map((s) => [s.name, s.readBy, s.copiedRows, s.truncated])).toEqual([
+      ['visits', 'duckdb', null, false],
+      ['mytable', 'graft-iceberg', null, false],
+    ]);
+    const got = preview.rows.map((r) => [String(r.visit_id), String(r.id), String(r.name)]).sort();
+    expect(got).toEqual([
+      ['14', '4', 'd'],
+      ['15', '5', 'e'],
+    ]);
+    expect(await countFusion(plan)).toBe(2);
+  });
 });

@@ -153,30 +153,43 @@ describe('fused SQL over SQLite and CSV', () => {
 
 });
 
-describe('fused SQL over Iceberg and CSV', () => {
-  it('joins only the live rows of the Iceberg table (deletes applied), read in place', async () => {
+describe('fused SQL over Iceberg, SQLite and CSV', () => {
+  it('joins only the live rows of the Iceberg table (deletes applied, read in place) and matches a hand-written query', async () => {
     const ice = await profiled({ path: ICEBERG_TABLE, format: 'iceberg' }, 'mytable');
     expect(ice.format).toBe('iceberg');
-    await writeFile(path.join(dir, 'visits.csv'), 'visit_id,id,visited\n' + [1, 2, 3, 4, 5, 6].map((i) => `${10 + i},${i},2025-02-0${i}`).join('\n') + '\n');
+    // Visit i is of person i (the Iceberg table's id) to concert i (Spider's SQLite concert table).
+    await writeFile(path.join(dir, 'visits.csv'), 'visit_id,id,concert_ID\n' + [1, 2, 3, 4, 5, 6].map((i) => `${10 + i},${i},${i}`).join('\n') + '\n');
     const visits = await profiled({ path: path.join(dir, 'visits.csv'), format: 'csv' }, 'visits');
-    const plan = planFusion({ tables: [visits, ice], joins: [joinEdge('visits.id', 'mytable.id')], unions: [] });
+    const plan = planFusion({
+      tables: [visits, ice, tables.concert!],
+      joins: [joinEdge('visits.id', 'mytable.id'), joinEdge('visits.concert_ID', 'concert.concert_ID')],
+      unions: [],
+    });
     expect(plan.executable, plan.warnings.join('\n')).toBe(true);
-    // What a stock DuckDB with its iceberg extension would run.
+    // What a stock DuckDB with its iceberg and sqlite extensions would run.
     expect(plan.sql).toContain(`iceberg_scan('${ICEBERG_TABLE}')`);
+    expect(plan.sql).toContain(`sqlite_scan('${SPIDER_DB}', 'concert')`);
     expect(plan.sources.map((s) => [s.name, s.copiedBy])).toEqual([
       ['visits', null],
       ['mytable', 'graft-iceberg'],
+      ['concert', 'better-sqlite3'],
     ]);
     const preview = await previewFusion(plan, 100);
     expect(preview.sources.map((s) => [s.name, s.readBy, s.copiedRows, s.truncated])).toEqual([
       ['visits', 'duckdb', null, false],
       ['mytable', 'graft-iceberg', null, false],
+      ['concert', 'better-sqlite3', 6, false],
     ]);
-    const got = preview.rows.map((r) => [String(r.visit_id), String(r.id), String(r.name)]).sort();
-    expect(got).toEqual([
-      ['14', '4', 'd'],
-      ['15', '5', 'e'],
-    ]);
+    // By hand: the Iceberg table's live rows are ids 4 and 5 (its sqllogictest says so).
+    const db = new Database(SPIDER_DB, { readonly: true });
+    const concertName = (id: number) => (db.prepare('SELECT concert_Name FROM concert WHERE concert_ID = ?').get(id) as { concert_Name: string }).concert_Name;
+    const expected = [
+      ['14', '4', 'd', concertName(4)],
+      ['15', '5', 'e', concertName(5)],
+    ];
+    db.close();
+    const got = preview.rows.map((r) => [String(r.visit_id), String(r.id), String(r.name), String(r.concert_Name)]).sort();
+    expect(got).toEqual(expected);
     expect(await countFusion(plan)).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { parsePostgresSource } from '../lake/index.js';
+import { isRestCatalogUrl, parsePostgresSource } from '../lake/index.js';
 import { BadInputError } from '../util/errors.js';
 import { ForbiddenError } from './errors.js';
 
@@ -112,4 +112,29 @@ export function confineDatabaseUrl(url: string, allowed: string[]): string {
     }
   }
   throw new ForbiddenError(`database ${want.root} is not among the database sources this server may read (GRAFT_DATABASE_SOURCES)`);
+}
+
+/** A catalog URL compared the way a person writes it: scheme and host case-insensitive, no trailing slash. */
+function catalogUrlKey(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`.toLowerCase() + u.search;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The allow-list check for `ingest(path: "https://…")` (an Iceberg REST catalog): the URL must
+ * be an `http(s)://` entry of GRAFT_DATABASE_SOURCES (trailing slash and host case aside). The
+ * catalog's token comes from this process (ICEBERG_REST_TOKEN), never from the caller.
+ */
+export function confineCatalogUrl(url: string, allowed: string[]): string {
+  const want = catalogUrlKey(url);
+  if (want !== null) {
+    for (const entry of allowed) {
+      if (isRestCatalogUrl(entry) && catalogUrlKey(entry) === want) return entry.replace(/\/+$/, '');
+    }
+  }
+  throw new ForbiddenError(`catalog ${url} is not among the sources this server may read (GRAFT_DATABASE_SOURCES)`);
 }

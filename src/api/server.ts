@@ -21,7 +21,7 @@ import { ApiErrorCode, errorBody } from './errors.js';
 import { acceptableRequestId, BodyTooLargeError, readBody } from './http/body.js';
 import { IngestRunner } from './ingestRunner.js';
 import { lineageFromEnv } from './lineage.js';
-import { parsePostgresSource, rememberPostgresCredentials } from '../lake/index.js';
+import { isRestCatalogUrl, parsePostgresSource, rememberPostgresCredentials } from '../lake/index.js';
 import type { LineageEmitter } from '../lineage/index.js';
 import { buildGraftSubgraphSchema } from './federation.js';
 import { buildGraftSchema } from './schema/build.js';
@@ -115,10 +115,11 @@ export function createApiServices(
   const lineage = opts.lineage === null ? undefined : (opts.lineage ?? lineageFromEnv(process.env, (m) => log.warn(m)));
   // Fused SQL over allow-listed database sources connects with the allow-list's credentials.
   for (const url of config.databaseSources) {
+    if (isRestCatalogUrl(url)) continue; // an Iceberg REST catalog: no credentials to register
     try {
       rememberPostgresCredentials(parsePostgresSource(url));
     } catch (err) {
-      log.warn({ err }, 'GRAFT_DATABASE_SOURCES has an entry that is not a postgres:// URL; it allows nothing');
+      log.warn({ err }, 'GRAFT_DATABASE_SOURCES has an entry that is neither a postgres:// nor an http(s):// catalog URL; it allows nothing');
     }
   }
   const searcher = new ColumnSearcher(opts.db, opts.embedder);

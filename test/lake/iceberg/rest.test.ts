@@ -12,6 +12,8 @@ import { HashedNgramEmbedder } from '../../../src/embed/index.js';
 import { ingestLake } from '../../../src/ingest/index.js';
 import { closeDuckDB } from '../../../src/lake/index.js';
 import { findMetadataFile, restCatalogTables } from '../../../src/lake/iceberg/index.js';
+import { startTestServer } from '../../api/support/fixture.js';
+import { makeTestEngine } from '../../api/support/testEngine.js';
 import { catalogBackends } from '../../support/catalogs.js';
 import { CORPUS } from './corpus-path.js';
 
@@ -95,6 +97,33 @@ describe.each(catalogBackends)('ingest of a REST catalog on $name', (backend) =>
       expect(again.tablesSkipped).toBe(3);
     } finally {
       delete process.env.ICEBERG_REST_TOKEN;
+    }
+  });
+});
+
+describe('GraphQL ingest of a REST catalog', () => {
+  it('reads only an allow-listed catalog URL, with this process token', async () => {
+    const db = await catalogBackends[0]!.open();
+    const { engine } = await makeTestEngine(db);
+    const api = await startTestServer(db, engine, { databaseSources: [`${url}/`], lakeRoots: [] });
+    process.env.ICEBERG_REST_TOKEN = TOKEN;
+    try {
+      const ask = (p: string) => api.gql<{ ingest: { id: string } }>('mutation($p: String!) { ingest(path: $p) { id } }', { p });
+      const refused = await ask(`${url}/other`);
+      expect(refused.errors?.[0]?.extensions.code).toBe('FORBIDDEN');
+      expect(refused.errors?.[0]?.message).toMatch(/GRAFT_DATABASE_SOURCES/);
+      const r = await ask(url.toUpperCase().replace('HTTP://', 'http://'));
+      expect(r.errors).toBeUndefined();
+      let run = { status: 'running', tablesIngested: 0 };
+      for (let i = 0; i < 600 && run.status === 'running'; i++) {
+        await new Promise((res) => setTimeout(res, 50));
+        run = (await api.gql<{ ingestRun: typeof run }>(`{ ingestRun(id: "${r.data!.ingest.id}") { status tablesIngested } }`)).data!.ingestRun;
+      }
+      expect(run).toEqual({ status: 'succeeded', tablesIngested: 3 });
+    } finally {
+      delete process.env.ICEBERG_REST_TOKEN;
+      await api.close();
+      await db.close();
     }
   });
 });

@@ -4,8 +4,8 @@ import { CatalogStore } from '../../../catalog/store.js';
 import { isUuid } from '../../catalog/cursor.js';
 import type { RequestContext } from '../../context.js';
 import { ForbiddenError } from '../../errors.js';
-import { isPostgresUrl } from '../../../lake/index.js';
-import { confineDatabaseUrl, confineLakePath } from '../../lakeRoots.js';
+import { isPostgresUrl, isRestCatalogUrl } from '../../../lake/index.js';
+import { confineCatalogUrl, confineDatabaseUrl, confineLakePath } from '../../lakeRoots.js';
 import { IngestRun } from '../types/ingest.js';
 
 /**
@@ -55,15 +55,17 @@ function presentRun(r: RunRow): IngestRun {
 export class IngestResolver {
   @Mutation(() => IngestRun, {
     description:
-      'Starts ingesting a lake root (folder, file, SQLite or DuckDB database) under the configured lake roots, or a ' +
-      'postgres:// schema on the configured database sources, in the background; ' +
+      'Starts ingesting a lake root (folder, file, SQLite or DuckDB database, Iceberg table or warehouse) under the configured lake roots, or a ' +
+      'postgres:// schema or Iceberg REST catalog (http(s)://) on the configured sources, in the background; ' +
       'returns the run at once (status running). Poll ingestRun(id).',
   })
   async ingest(@Arg('path', () => String) lakePath: string, @Ctx() ctx: RequestContext): Promise<IngestRun> {
     requireFullAccess(ctx, 'ingest');
     const real = isPostgresUrl(lakePath)
       ? confineDatabaseUrl(lakePath, ctx.services.config.databaseSources)
-      : await confineLakePath(lakePath, ctx.services.config.lakeRoots);
+      : isRestCatalogUrl(lakePath)
+        ? confineCatalogUrl(lakePath, ctx.services.config.databaseSources)
+        : await confineLakePath(lakePath, ctx.services.config.lakeRoots);
     const runId = await ctx.services.ingests.start(real, ctx.requestId);
     const run = await ctx.services.db.prisma.ingestRun.findUniqueOrThrow({ where: { id: runId } });
     return presentRun(run);

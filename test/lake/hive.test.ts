@@ -143,6 +143,30 @@ describe('a hive-partitioned CSV folder', () => {
   });
 });
 
+describe('a CSV partition whose values outgrow the type DuckDB sniffed', () => {
+  it('re-reads the column as text across the folder (no rows lost) and says so', async () => {
+    const t = join(dir, 'lake-csv-cast', 'readings');
+    await mkdir(join(t, 'site=a'), { recursive: true });
+    await mkdir(join(t, 'site=b'), { recursive: true });
+    // Past the sniffer's 20,480-line sample: only the full read meets the text value.
+    const lines = Array.from({ length: 25_000 }, (_, i) => `${i},${i === 24_000 ? 'n/a' : i * 10}`);
+    await writeText(join(t, 'site=a', 'part-0.csv'), `reading_id,value\n${lines.join('\n')}\n`);
+    await writeText(join(t, 'site=b', 'part-0.csv'), 'reading_id,value\n100000,7\n100001,9\n');
+    const profile = await profileEntry({ path: t, format: 'csv', hive: true }, { sampleRows: 1000 });
+    expect(profile.rowCount).toBe(25_002);
+    expect(profile.columns.map((c) => [c.name, c.logicalType])).toEqual([
+      ['reading_id', 'integer'],
+      ['value', 'text'],
+      ['site', 'text'],
+    ]);
+    expect(profile.csv?.types).toEqual({ value: 'VARCHAR' });
+    expect(profile.warnings.join('\n')).toMatch(/column "value" has values that are not BIGINT/);
+    const expr = duckdbSourceExpression({ path: t, format: 'csv', csv: profile.csv })!;
+    expect(await count(`SELECT count(*) FROM ${expr} WHERE value = 'n/a' AND site = 'a'`)).toBe(1);
+    expect(await count(`SELECT count(*) FROM ${expr}`)).toBe(25_002);
+  });
+});
+
 describe('mixed or broken partitioned folders', () => {
   async function parquetFolder(name: string): Promise<string> {
     const lake = join(dir, name);

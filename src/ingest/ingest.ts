@@ -183,11 +183,13 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
     }
 
     if (opts.removeMissing !== false && (pgSource || rootStat?.isDirectory())) {
-      const failedPaths = new Set(problems.map((p) => p.path));
+      // A table is kept when its file, or a folder holding it (a broken partitioned folder), failed to list.
+      const failedPaths = problems.map((p) => p.path);
+      const failed = (file: string) => failedPaths.some((p) => p === file || isUnder(file, p));
       for (const [uri, t] of existing) {
         const file = uri.split('#')[0];
         const under = pgSource ? file === root : isUnder(file, root);
-        if (!seen.has(uri) && under && !failedPaths.has(file)) {
+        if (!seen.has(uri) && under && !failed(file)) {
           await store.deleteTable(t.id);
           index.removeTable(t.id);
           summary.tablesRemoved++;

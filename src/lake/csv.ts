@@ -24,9 +24,13 @@ export const CSV_SNIFF_SAMPLE_ROWS = 20_480;
 /** DuckDB's generated names for header-less / blank-header columns (`column0`, `column07`). */
 export const DUCKDB_AUTO_NAME = /^column\d+$/;
 
-/** The `read_csv(...)` table expression for a file; `extra` are profiling-only options. */
-export function csvReadExpression(path: string, csv: CsvReadOptions = {}, extra: string[] = []): string {
-  const parts = [sqlString(path), 'auto_detect=true', `sample_size=${CSV_SNIFF_SAMPLE_ROWS}`, 'ignore_errors=true'];
+/**
+ * The `read_csv(...)` table expression for a file (or a list of files read as one table, as
+ * for a partitioned folder); `extra` are further options (profiling's rejects tables).
+ */
+export function csvReadExpression(path: string | string[], csv: CsvReadOptions = {}, extra: string[] = []): string {
+  const files = Array.isArray(path) ? `[${path.map(sqlString).join(', ')}]` : sqlString(path);
+  const parts = [files, 'auto_detect=true', `sample_size=${CSV_SNIFF_SAMPLE_ROWS}`, 'ignore_errors=true'];
   if (csv.encoding && csv.encoding !== 'utf-8') parts.push(`encoding=${sqlString(csv.encoding)}`);
   if (csv.header !== undefined) parts.push(`header=${csv.header ? 'true' : 'false'}`);
   if (csv.names && csv.names.length > 0) parts.push(`names=[${csv.names.map(sqlString).join(', ')}]`);

@@ -25,9 +25,11 @@ import {
   renameGeneratedColumns,
   splitCsvLine,
   CSV_SNIFF_SAMPLE_ROWS,
+  quickCsvOptions,
 } from './csv.js';
 import { attachDuckdbFile, duckdbTableExpression, duckdbTableUri, fingerprintDuckdbTable } from './duckdb-file.js';
 import { duckdbMessage, withDuckDB } from './duckdb.js';
+import { hiveFingerprint, hiveReadExpression, hiveTableName, loadHiveFolder } from './hive.js';
 import { scanFile } from './fingerprint.js';
 import { effectiveSampleRows, type ProfileOptions, resolveProfileOptions } from './options.js';
 import { rememberCsvOptions } from './source.js';
@@ -184,8 +186,9 @@ async function headerFields(
 function fail(entry: LakeEntry, err: unknown): never {
   if (err instanceof LakeReadError) throw err;
   if (entry.format === 'duckdb') throw new LakeReadError(duckdbTableUri(entry.path, entry.duckdbTable!), `cannot read DuckDB table: ${duckdbMessage(err)}`);
-  const what =
-    entry.format === 'parquet' ? 'not a readable Parquet file' : entry.format === 'iceberg' ? 'cannot read Iceberg table' : 'cannot read CSV';
+  const what = entry.hive
+    ? `cannot read partitioned ${entry.format === 'parquet' ? 'Parquet' : 'CSV'} folder`
+    : entry.format === 'parquet' ? 'not a readable Parquet file' : entry.format === 'iceberg' ? 'cannot read Iceberg table' : 'cannot read CSV';
   throw new LakeReadError(entry.path, `${what}: ${duckdbMessage(err)}`);
 }
 
@@ -213,11 +216,15 @@ export async function profileWithDuckDB(
   // A table of a DuckDB database file, or one read through a ready-made expression (Iceberg):
   // no file of its own to stat or hash.
   const dbTable = entry.format === 'duckdb';
+  // A partitioned folder: many files read as one table, fingerprinted by its file list.
+  const hive = !source && entry.hive ? loadHiveFolder(entry) : undefined;
   let info;
   let scan: Awaited<ReturnType<typeof scanFile>> | undefined;
   let fingerprint: string;
   if (source) {
     fingerprint = source.fingerprint;
+  } else if (hive) {
+    fingerprint = hiveFingerprint(hive);
   } else if (dbTable) {
     await attachDuckdbFile(entry.path);
     fingerprint = await fingerprintDuckdbTable(entry);
@@ -246,12 +253,19 @@ export async function profileWithDuckDB(
       warnings.push('file is not valid UTF-8; read as Latin-1 (ISO-8859-1)');
     }
   }
+  if (isCsv && hive) {
+    // The encoding of the first partition file (its first MiB) holds for the folder.
+    Object.assign(csv, quickCsvOptions(hive.files[0].path));
+    if (csv.encoding === 'latin-1') warnings.push(`${hive.files[0].rel} is not valid UTF-8; the folder is read as Latin-1 (ISO-8859-1)`);
+  }
   const expression = (extra: string[] = []) =>
     source
       ? source.expression
       : dbTable
         ? duckdbTableExpression(entry.path, entry.duckdbTable!)
-        : isCsv
+        : hive
+          ? hiveReadExpression(hive, csv, extra)
+          : isCsv
           ? csvReadExpression(entry.path, csv, extra)
           : `read_parquet(${sqlString(entry.path)})`;
 
@@ -267,12 +281,12 @@ export async function profileWithDuckDB(
       fail(entry, err);
     }
     if (names.length > maxColumns) {
-      throw new LakeReadError(entry.path, `${source ? 'table' : 'file'} has ${names.length} columns, more than the limit of ${maxColumns}`, {
+      throw new LakeReadError(entry.path, `${source || hive ? 'table' : 'file'} has ${names.length} columns, more than the limit of ${maxColumns}`, {
         columns: names.length,
         maxColumns,
       });
     }
-    if (isCsv && names.some((n) => DUCKDB_AUTO_NAME.test(n))) {
+    if (isCsv && scan && names.some((n) => DUCKDB_AUTO_NAME.test(n))) {
       try {
         const { hasHeader, fields } = await headerFields(con, entry.path, csv, scan!.head);
         const renamed = renameGeneratedColumns(names, hasHeader ? fields : null);
@@ -333,10 +347,10 @@ export async function profileWithDuckDB(
       }
       const profiledRows = columns[0]?.length ?? 0;
       if (rowCount === 0) {
-        warnings.push(isCsv ? 'no data rows (header only); columns typed from the header alone' : dbTable || source ? 'table has no rows' : 'file has no rows');
+        warnings.push(isCsv ? 'no data rows (header only); columns typed from the header alone' : dbTable || source || hive ? 'table has no rows' : 'file has no rows');
       }
       return {
-        name: source?.name ?? (dbTable ? entry.duckdbTable!.table : stem(entry.path)),
+        name: source?.name ?? (dbTable ? entry.duckdbTable!.table : hive ? hiveTableName(entry) : stem(entry.path)),
         uri: dbTable ? duckdbTableUri(entry.path, entry.duckdbTable!) : entry.path,
         format: entry.format,
         rowCount,

@@ -5,6 +5,7 @@
 import { statSync } from 'node:fs';
 import { csvReadExpression, quickCsvOptions } from './csv.js';
 import { duckdbTableExpression } from './duckdb-file.js';
+import { hiveReadExpression, scanHiveFolder } from './hive.js';
 import { sqlString } from './sql.js';
 import type { CsvReadOptions, LakeEntry } from './types.js';
 
@@ -34,6 +35,10 @@ function cachedCsvOptions(path: string): CsvReadOptions | undefined {
 /**
  * The DuckDB table expression for an entry, with every literal SQL-escaped:
  * - Parquet: `read_parquet('<path>')`.
+ * - Partitioned folder (`entry.hive`, or a csv/parquet entry whose path is a folder, as the
+ *   catalog's uri gives it): `read_parquet([<every data file>], hive_partitioning=true,
+ *   union_by_name=true)` / `read_csv([...], <the CSV options>, hive_partitioning=true, ...)`,
+ *   listing the folder now (hive.ts).
  * - CSV: `read_csv('<path>', auto_detect=true, ...)` with the read options, in order of
  *   preference, from `entry.csv` (e.g. `TableProfile.csv` stored by the catalog), from a
  *   profile of the same unchanged file in this process, or from a quick encoding check of
@@ -45,6 +50,7 @@ function cachedCsvOptions(path: string): CsvReadOptions | undefined {
  *   (`readRows`), so callers must load them into DuckDB themselves (e.g. via an appender).
  */
 export function duckdbSourceExpression(entry: LakeEntry): string | null {
+  if ((entry.format === 'parquet' || entry.format === 'csv') && (entry.hive || isFolder(entry.path))) return hiveSourceExpression(entry);
   switch (entry.format) {
     case 'parquet':
       return `read_parquet(${sqlString(entry.path)})`;
@@ -62,4 +68,23 @@ export function duckdbSourceExpression(entry: LakeEntry): string | null {
     default:
       return null;
   }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A partitioned folder's files as they are now. A folder that has become mixed or broken gets
+ * DuckDB's glob over it, so running the SQL reports DuckDB's own error, as for a missing file.
+ */
+function hiveSourceExpression(entry: LakeEntry): string {
+  const folder = scanHiveFolder(entry.path);
+  if (!('problem' in folder)) return hiveReadExpression(folder, entry.csv);
+  const glob = sqlString(`${entry.path}/**/*.${entry.format}`);
+  return entry.format === 'parquet' ? `read_parquet(${glob}, hive_partitioning=true, union_by_name=true)` : `read_csv(${glob}, hive_partitioning=true)`;
 }

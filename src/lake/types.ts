@@ -94,4 +94,9 @@ export interface LakeEntry {
    * table (absent: the folder name).
    */
   icebergName?: string;
+  /**
+   * For a hive-partitioned folder (`format` csv or parquet, `path` the folder): its data files
+   * under `key=value` subfolders are one table with the keys as columns (see hive.ts).
+   */
+  hive?: true;
 }

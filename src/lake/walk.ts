@@ -7,6 +7,7 @@ import { isPostgresUrl, listPostgresTables } from './postgres.js';
 import { icebergCatalogTables, isIcebergSqlCatalog } from './iceberg/catalog.js';
 import { isRestCatalogUrl, restCatalogTables } from './iceberg/rest.js';
 import { isIcebergTableDir } from './iceberg/table.js';
+import { isHiveFolder, scanHiveFolder } from './hive.js';
 import { listSqliteTables } from './sqlite.js';
 import type { LakeEntry, LakeFormat } from './types.js';
 
@@ -44,6 +45,8 @@ export function formatForPath(path: string): LakeFormat | null {
  * a missing root throws. Iceberg: a table folder (has metadata/*.metadata.json) or a
  * `*.metadata.json` file is one entry; a pyiceberg SQL catalog (SQLite file with
  * `iceberg_tables`) or an Iceberg REST catalog URL (`http(s)://…`) lists its tables.
+ * A hive-partitioned folder (`sales/year=2024/month=01/*.parquet`, see hive.ts) is one entry
+ * with `hive: true`; a mixed or broken one is a problem naming the offending path.
  */
 export async function listLakeEntries(root: string): Promise<LakeListing> {
   // A PostgreSQL schema: one entry per base table; an unreachable server throws (no table to blame).
@@ -107,6 +110,14 @@ async function walk(dir: string, entries: LakeEntry[], problems: LakeProblem[], 
   if (isIcebergTableDir(dir)) {
     // An Iceberg table is one entry: its data/ and metadata/ files are not tables of their own.
     entries.push({ path: dir, format: 'iceberg' });
+    return;
+  }
+  if (isHiveFolder(dir, names)) {
+    // A partitioned folder is one table; a mixed or broken one is one problem on the folder
+    // (so ingest keeps what it stored of it rather than removing it file by file).
+    const folder = scanHiveFolder(dir);
+    if ('problem' in folder) problems.push({ path: dir, message: folder.problem });
+    else entries.push({ path: dir, format: folder.format, hive: true });
     return;
   }
   for (const name of names) {

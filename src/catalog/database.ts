@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { type CatalogLocation, catalogLocationFromEnv, describeLocation } from './config.js';
+import { markDeadRunsInterrupted } from './ingestRuns.js';
 import { applyMigrations, type MigrationResult } from './migrate.js';
 import { openPglite, openPostgresPool, type SqlDriver } from './sqlDriver.js';
 
@@ -49,7 +50,7 @@ export async function openCatalog(options: OpenCatalogOptions = {}): Promise<Cat
     throw err;
   }
   let closed = false;
-  return {
+  const db: CatalogDatabase = {
     kind: driver.kind,
     description: describeLocation(location),
     prisma,
@@ -62,4 +63,14 @@ export async function openCatalog(options: OpenCatalogOptions = {}): Promise<Cat
       await driver.close();
     },
   };
+  if (options.migrate !== false) {
+    try {
+      // Runs left `running` by a process that died (kill -9, crash) are over: say so at start-up.
+      await markDeadRunsInterrupted(db);
+    } catch (err) {
+      await db.close().catch(() => {});
+      throw err;
+    }
+  }
+  return db;
 }

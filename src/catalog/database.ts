@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { type CatalogLocation, catalogLocationFromEnv, describeLocation } from './config.js';
+import { acquireCatalogLock, type CatalogLock } from './catalogLock.js';
 import { markDeadRunsInterrupted } from './ingestRuns.js';
 import { applyMigrations, type MigrationResult } from './migrate.js';
 import { openPglite, openPostgresPool, type SqlDriver } from './sqlDriver.js';
@@ -37,9 +38,19 @@ export async function openCatalog(options: OpenCatalogOptions = {}): Promise<Cat
     driver = d;
     prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   } else {
-    const { driver: d, client } = await openPglite(location.dataDir);
-    driver = d;
-    prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+    // One process at a time on an embedded catalog (src/catalog/catalogLock.ts).
+    const lock: CatalogLock | null = location.dataDir === 'memory://' ? null : await acquireCatalogLock(location.dataDir);
+    let opened: Awaited<ReturnType<typeof openPglite>>;
+    try {
+      opened = await openPglite(location.dataDir);
+    } catch (err) {
+      lock?.release();
+      throw err;
+    }
+    const d = opened.driver;
+    // The lock goes when the database is closed (and with the process, if it dies).
+    driver = lock ? { ...d, close: () => d.close().finally(() => lock.release()) } : d;
+    prisma = new PrismaClient({ adapter: new PrismaPGlite(opened.client) });
   }
   let migrations: MigrationResult = { applied: [], alreadyApplied: [] };
   try {

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { CatalogDatabase } from '../catalog/database.js';
 import { parseVectorLiteral } from '../catalog/vector.js';
+import { visibleTable } from '../catalog/visibility.js';
 import { columnEmbeddingText, type Embedder } from '../embed/index.js';
 import { isCorpusFitted } from '../ingest/refreshEmbeddings.js';
 
@@ -112,7 +113,7 @@ export class CatalogView {
    */
   static async load(db: CatalogDatabase, embedder: Embedder, opts: { lakeDir?: string } = {}): Promise<CatalogView> {
     const all = await db.prisma.lakeTable.findMany({
-      where: { state: 'ready' },
+      where: visibleTable,
       orderBy: { uri: 'asc' },
       include: { columns: { orderBy: { ordinal: 'asc' } } },
     });

@@ -2,6 +2,8 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { type CatalogLocation, catalogLocationFromEnv, describeLocation } from './config.js';
+import { acquireCatalogLock, type CatalogLock } from './catalogLock.js';
+import { markDeadRunsInterrupted } from './ingestRuns.js';
 import { applyMigrations, type MigrationResult } from './migrate.js';
 import { openPglite, openPostgresPool, type SqlDriver } from './sqlDriver.js';
 
@@ -36,9 +38,19 @@ export async function openCatalog(options: OpenCatalogOptions = {}): Promise<Cat
     driver = d;
     prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   } else {
-    const { driver: d, client } = await openPglite(location.dataDir);
-    driver = d;
-    prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+    // One process at a time on an embedded catalog (src/catalog/catalogLock.ts).
+    const lock: CatalogLock | null = location.dataDir === 'memory://' ? null : await acquireCatalogLock(location.dataDir);
+    let opened: Awaited<ReturnType<typeof openPglite>>;
+    try {
+      opened = await openPglite(location.dataDir);
+    } catch (err) {
+      lock?.release();
+      throw err;
+    }
+    const d = opened.driver;
+    // The lock goes when the database is closed (and with the process, if it dies).
+    driver = lock ? { ...d, close: () => d.close().finally(() => lock.release()) } : d;
+    prisma = new PrismaClient({ adapter: new PrismaPGlite(opened.client) });
   }
   let migrations: MigrationResult = { applied: [], alreadyApplied: [] };
   try {
@@ -49,7 +61,7 @@ export async function openCatalog(options: OpenCatalogOptions = {}): Promise<Cat
     throw err;
   }
   let closed = false;
-  return {
+  const db: CatalogDatabase = {
     kind: driver.kind,
     description: describeLocation(location),
     prisma,
@@ -62,4 +74,14 @@ export async function openCatalog(options: OpenCatalogOptions = {}): Promise<Cat
       await driver.close();
     },
   };
+  if (options.migrate !== false) {
+    try {
+      // Runs left `running` by a process that died (kill -9, crash) are over: say so at start-up.
+      await markDeadRunsInterrupted(db);
+    } catch (err) {
+      await db.close().catch(() => {});
+      throw err;
+    }
+  }
+  return db;
 }

@@ -5,3 +5,5 @@ export { CatalogStore, prepareTable, toGraphTable, type PreparedTable, type Tabl
 export * from './queries.js';
 export { toVectorLiteral, parseVectorLiteral } from './vector.js';
 export { lakeFingerprint, latestValueModel, listValueModels, saveValueModel, type NewValueModel, type StoredValueModel, type ValueModelRecord } from './valueModels.js';
+export { TableState, visibleTable, visibleTableSql } from './visibility.js';
+export { createIngestRun, markDeadRunsInterrupted } from './ingestRuns.js';

@@ -1,4 +1,5 @@
 import type { CatalogDatabase } from './database.js';
+import { visibleTable } from './visibility.js';
 
 export interface TableSummary {
   id: string;
@@ -33,7 +34,7 @@ export interface UnionNeighbour {
 /** Tables with their edge degrees, ordered by name then uri. */
 export async function listTableSummaries(db: CatalogDatabase, opts: { nameContains?: string; limit?: number } = {}): Promise<TableSummary[]> {
   const tables = await db.prisma.lakeTable.findMany({
-    where: opts.nameContains ? { name: { contains: opts.nameContains, mode: 'insensitive' } } : undefined,
+    where: { ...visibleTable, ...(opts.nameContains ? { name: { contains: opts.nameContains, mode: 'insensitive' } } : {}) },
     orderBy: [{ name: 'asc' }, { uri: 'asc' }],
     take: opts.limit,
     select: {
@@ -52,7 +53,7 @@ export async function listTableSummaries(db: CatalogDatabase, opts: { nameContai
 export async function findTables(db: CatalogDatabase, ref: string) {
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
   return db.prisma.lakeTable.findMany({
-    where: { OR: [...(isUuid ? [{ id: ref }] : []), { name: ref }, { uri: ref }] },
+    where: { ...visibleTable, OR: [...(isUuid ? [{ id: ref }] : []), { name: ref }, { uri: ref }] },
     include: { columns: { orderBy: { ordinal: 'asc' } } },
     orderBy: { uri: 'asc' },
   });
@@ -60,7 +61,7 @@ export async function findTables(db: CatalogDatabase, ref: string) {
 
 export async function joinNeighbours(db: CatalogDatabase, tableId: string): Promise<JoinNeighbour[]> {
   const edges = await db.prisma.joinEdge.findMany({
-    where: { OR: [{ fromTableId: tableId }, { toTableId: tableId }] },
+    where: { OR: [{ fromTableId: tableId }, { toTableId: tableId }], fromTable: visibleTable, toTable: visibleTable },
     include: {
       fromColumn: { select: { name: true } }, toColumn: { select: { name: true } },
       fromTable: { select: { name: true } }, toTable: { select: { name: true } },
@@ -82,7 +83,7 @@ export async function joinNeighbours(db: CatalogDatabase, tableId: string): Prom
 
 export async function unionNeighbours(db: CatalogDatabase, tableId: string): Promise<UnionNeighbour[]> {
   const edges = await db.prisma.unionEdge.findMany({
-    where: { OR: [{ tableAId: tableId }, { tableBId: tableId }] },
+    where: { OR: [{ tableAId: tableId }, { tableBId: tableId }], tableA: visibleTable, tableB: visibleTable },
     include: { tableA: { select: { name: true } }, tableB: { select: { name: true } } },
     orderBy: { score: 'desc' },
   });
@@ -99,8 +100,11 @@ export async function unionNeighbours(db: CatalogDatabase, tableId: string): Pro
 
 export async function catalogCounts(db: CatalogDatabase) {
   const [tables, columns, joins, unions, embeddings] = await Promise.all([
-    db.prisma.lakeTable.count(), db.prisma.lakeColumn.count(), db.prisma.joinEdge.count(),
-    db.prisma.unionEdge.count(), db.prisma.columnEmbedding.count(),
+    db.prisma.lakeTable.count({ where: visibleTable }),
+    db.prisma.lakeColumn.count({ where: { table: visibleTable } }),
+    db.prisma.joinEdge.count({ where: { fromTable: visibleTable, toTable: visibleTable } }),
+    db.prisma.unionEdge.count({ where: { tableA: visibleTable, tableB: visibleTable } }),
+    db.prisma.columnEmbedding.count({ where: { column: { table: visibleTable } } }),
   ]);
   return { tables, columns, joins, unions, embeddings };
 }

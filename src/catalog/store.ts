@@ -3,6 +3,7 @@ import type { ColumnProfile, LakeEntry, TableProfile } from '../lake/types.js';
 import type { GraphColumn, GraphTable, JoinEdgeCandidate, UnionEdgeCandidate } from '../graph/types.js';
 import type { CatalogDatabase } from './database.js';
 import { toVectorLiteral } from './vector.js';
+import { TableState } from './visibility.js';
 
 /** A profiled table with ids assigned, ready to be written (see `CatalogStore.writeTable`). */
 export interface PreparedTable {
@@ -150,7 +151,8 @@ export class CatalogStore {
             profiledRows: BigInt(p.profiledRows),
             columnCount: p.columns.length,
             fingerprint: p.fingerprint,
-            state: 'ready',
+            // Without its vectors the table is not complete: invisible until they are written.
+            state: hasAllEmbeddings(w) ? TableState.ready : TableState.pending,
             warnings: p.warnings,
           },
         });
@@ -234,10 +236,24 @@ export class CatalogStore {
     return r.count > 0;
   }
 
-  /** Every ready table with its columns, as graph discovery sees them. */
+  async pendingTableCount(): Promise<number> {
+    return this.db.prisma.lakeTable.count({ where: { state: TableState.pending } });
+  }
+
+  /** Makes visible every pending table all of whose columns now have a vector. */
+  async markEmbeddedTablesReady(): Promise<number> {
+    return this.db.prisma.$executeRawUnsafe(
+      `UPDATE lake_table t SET state = '${TableState.ready}' WHERE t.state = '${TableState.pending}' AND NOT EXISTS (
+         SELECT 1 FROM lake_column c LEFT JOIN column_embedding e ON e.column_id = c.id WHERE c.table_id = t.id AND e.column_id IS NULL)`,
+    );
+  }
+
+  /**
+   * Every stored table with its columns, as graph discovery sees them: pending ones too, since
+   * their edges are stored and a re-run keeps them (only their vectors are still to come).
+   */
   async loadGraphTables(): Promise<GraphTable[]> {
     const tables = await this.db.prisma.lakeTable.findMany({
-      where: { state: 'ready' },
       orderBy: { uri: 'asc' },
       include: { columns: { orderBy: { ordinal: 'asc' } } },
     });
@@ -249,6 +265,13 @@ export class CatalogStore {
     }));
   }
 
+}
+
+function hasAllEmbeddings(w: TableWrite): boolean {
+  const n = w.table.profile.columns.length;
+  if (n === 0) return true;
+  const v = w.embeddings?.vectors;
+  return !!v && v.length >= n && Array.from({ length: n }, (_, i) => v[i]).every(Boolean);
 }
 
 function finiteOrNull(x: number | null): number | null {

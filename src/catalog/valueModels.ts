@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CatalogDatabase } from './database.js';
+import { visibleTable } from './visibility.js';
 
 /**
  * Identity of the lake a value model was trained on: sha256 over every ready table's uri and
@@ -7,7 +8,7 @@ import type { CatalogDatabase } from './database.js';
  * so a model never silently scores a lake whose graph it has not seen.
  */
 export async function lakeFingerprint(db: CatalogDatabase): Promise<string> {
-  const tables = await db.prisma.lakeTable.findMany({ where: { state: 'ready' }, select: { uri: true, fingerprint: true }, orderBy: { uri: 'asc' } });
+  const tables = await db.prisma.lakeTable.findMany({ where: visibleTable, select: { uri: true, fingerprint: true }, orderBy: { uri: 'asc' } });
   const h = createHash('sha256');
   for (const t of tables) h.update(`${t.uri}\u0000${t.fingerprint}\n`);
   return h.digest('hex');

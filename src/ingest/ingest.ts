@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CatalogDatabase } from '../catalog/database.js';
+import { createIngestRun, markDeadRunsInterrupted } from '../catalog/ingestRuns.js';
 import { CatalogStore, prepareTable, toGraphTable, type StoredTableBrief } from '../catalog/store.js';
 import { columnEmbeddingText, type Embedder } from '../embed/index.js';
 import { LakeGraphIndex, type GraphTable } from '../graph/index.js';
@@ -66,9 +67,12 @@ export interface IngestOptions {
 const PROGRESS_FLUSH_MS = 1000;
 
 export async function startIngestRun(db: CatalogDatabase, rootPath: string): Promise<string> {
-  const where = isPostgresUrl(rootPath) ? parsePostgresSource(rootPath).root : path.resolve(rootPath);
-  const run = await db.prisma.ingestRun.create({ data: { path: where, status: 'running' } });
-  return run.id;
+  const where = isPostgresUrl(rootPath)
+    ? parsePostgresSource(rootPath).root
+    : isRestCatalogUrl(rootPath)
+      ? rootPath.replace(/\/+$/, '')
+      : path.resolve(rootPath);
+  return createIngestRun(db, where);
 }
 
 /**
@@ -93,11 +97,9 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
 
   const store = new CatalogStore(db);
   const runId = opts.runId ?? (await startIngestRun(db, root));
-  // A run of the same root still marked running was killed: say so rather than leave it dangling.
-  await db.prisma.ingestRun.updateMany({
-    where: { path: root, status: 'running', id: { not: runId } },
-    data: { status: 'interrupted', finishedAt: new Date() },
-  });
+  // A run of the same root still marked running whose process is gone was killed: say so
+  // rather than leave it dangling (opening the catalog does the same for every root).
+  await markDeadRunsInterrupted(db, { path: root, excludeId: runId });
 
   const summary: IngestSummary = {
     runId, status: 'succeeded', path: root, filesSeen: 0, tablesIngested: 0, tablesSkipped: 0, tablesFailed: 0,
@@ -155,7 +157,9 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
       try {
         const old = existing.get(uri);
         const fingerprint = await fingerprintEntry(entry);
-        if (old && old.state === 'ready' && old.fingerprint === fingerprint) {
+        // A pending table (written by a run killed before its embeddings) is complete but for
+        // its vectors: kept, and finished by the embeddings step below like this run's own.
+        if (old && old.fingerprint === fingerprint) {
           summary.tablesSkipped++;
         } else {
           const done = await ingestOne(entry, uri, old, { store, index, graphById, sourceId, opts, byFingerprint, summary });
@@ -199,12 +203,15 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
     }
 
     const missing = await db.prisma.lakeColumn.count({ where: { embedding: { is: null } } });
-    if (summary.tablesIngested > 0 || summary.tablesRemoved > 0 || missing > 0) {
+    const pending = await store.pendingTableCount();
+    if (summary.tablesIngested > 0 || summary.tablesRemoved > 0 || missing > 0 || pending > 0) {
       progress.phase = 'embeddings';
       progress.current = undefined;
       report();
       await refreshEmbeddings(store, opts.embedder);
     }
+    // Only now, with every vector written, do this run's tables become visible.
+    await store.markEmbeddedTablesReady();
 
     const ok = summary.tablesIngested + summary.tablesSkipped;
     summary.status = summary.tablesFailed === 0 ? 'succeeded' : ok > 0 ? 'partial' : 'failed';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { CatalogDatabase } from '../catalog/database.js';
 import { parseVectorLiteral } from '../catalog/vector.js';
+import { visibleTable } from '../catalog/visibility.js';
 import type { TableFilter } from '../engine/types.js';
 import type { FusionJoinEdge, FusionUnionEdge } from '../fusion/types.js';
 import { InMemoryVocabulary, type InMemoryVocabularyTable } from '../intent/index.js';
@@ -95,7 +96,7 @@ export class LakeSnapshot {
 
   static async load(db: CatalogDatabase): Promise<LakeSnapshot> {
     const tables = await db.prisma.lakeTable.findMany({
-      where: { state: 'ready' },
+      where: visibleTable,
       orderBy: { uri: 'asc' },
       include: { source: { select: { rootPath: true } }, columns: { orderBy: { ordinal: 'asc' } } },
     });

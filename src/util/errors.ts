@@ -9,6 +9,8 @@ export enum ErrorCode {
   LAKE_READ = 'LAKE_READ',
   /** An external model endpoint (LLM, embeddings) failed or answered nonsense. */
   UPSTREAM = 'UPSTREAM',
+  /** The embedded catalog is open in another process (the error names it). */
+  CATALOG_IN_USE = 'CATALOG_IN_USE',
 }
 
 export class GraftError extends Error {

@@ -1,5 +1,6 @@
 import type { CatalogDatabase } from '../../catalog/database.js';
 import { toVectorLiteral } from '../../catalog/vector.js';
+import { visibleTableSql } from '../../catalog/visibility.js';
 import { columnEmbeddingText, type Embedder, embedQuery, HashedNgramEmbedder } from '../../embed/index.js';
 import { isCorpusFitted } from '../../ingest/index.js';
 import type { GrantScope } from '../auth/grants.js';
@@ -71,15 +72,16 @@ export class ColumnSearcher {
     const embedder = this.embedder;
     if (!isCorpusFitted(embedder)) return;
     const [v] = await this.db.prisma.$queryRawUnsafe<{ columns: number; latest: Date | null; tables: number }[]>(
-      `SELECT (SELECT count(*) FROM lake_column)::int AS columns, (SELECT count(*) FROM lake_table)::int AS tables,
-              (SELECT max(ingested_at) FROM lake_table) AS latest`,
+      `SELECT (SELECT count(*) FROM lake_column c JOIN lake_table t ON t.id = c.table_id WHERE ${visibleTableSql('t')})::int AS columns,
+              (SELECT count(*) FROM lake_table t WHERE ${visibleTableSql('t')})::int AS tables,
+              (SELECT max(ingested_at) FROM lake_table t WHERE ${visibleTableSql('t')}) AS latest`,
     );
     const version = `${v.columns}/${v.tables}/${v.latest ? new Date(v.latest).getTime() : 0}`;
     if (this.fittedFor === version) return;
     if (!this.fitting) {
       this.fitting = (async () => {
         const rows = await this.db.prisma.$queryRawUnsafe<{ name: string; table_name: string }[]>(
-          `SELECT c.name, t.name AS table_name FROM lake_column c JOIN lake_table t ON t.id = c.table_id ORDER BY c.table_id, c.ordinal`,
+          `SELECT c.name, t.name AS table_name FROM lake_column c JOIN lake_table t ON t.id = c.table_id WHERE ${visibleTableSql('t')} ORDER BY c.table_id, c.ordinal`,
         );
         embedder.fit(rows.map((r) => columnEmbeddingText(r.table_name, { name: r.name, sampleValues: [] })));
         this.fittedFor = version;
@@ -104,7 +106,7 @@ export class ColumnSearcher {
       `SELECT c.id::text AS id, 1 - (e.embedding <=> $1::vector) AS sim
        FROM column_embedding e JOIN lake_column c ON c.id = e.column_id
        JOIN lake_table t ON t.id = c.table_id JOIN source s ON s.id = t.source_id
-       WHERE e.model = $2 AND ${vGrant}
+       WHERE e.model = $2 AND ${visibleTableSql('t')} AND ${vGrant}
        ORDER BY e.embedding <=> $1::vector, c.id LIMIT $${vParams.length}`,
       ...vParams,
     );
@@ -118,7 +120,7 @@ export class ColumnSearcher {
       lexicalRows = await this.db.prisma.$queryRawUnsafe<{ id: string; name: string; table_name: string }[]>(
         `SELECT c.id::text AS id, c.name, t.name AS table_name
          FROM lake_column c JOIN lake_table t ON t.id = c.table_id JOIN source s ON s.id = t.source_id
-         WHERE (c.name ILIKE ANY ($1::text[]) OR t.name ILIKE ANY ($1::text[])) AND ${lGrant}
+         WHERE (c.name ILIKE ANY ($1::text[]) OR t.name ILIKE ANY ($1::text[])) AND ${visibleTableSql('t')} AND ${lGrant}
          ORDER BY length(c.name), c.name, c.id LIMIT $${lParams.length}`,
         ...lParams,
       );

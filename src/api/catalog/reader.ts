@@ -1,4 +1,5 @@
 import type { CatalogDatabase } from '../../catalog/database.js';
+import { visibleTableSql } from '../../catalog/visibility.js';
 import type { GrantScope } from '../auth/grants.js';
 import { type ColumnKey, isUuid, type TableKey } from './cursor.js';
 
@@ -159,7 +160,7 @@ export class CatalogReader {
   }
 
   private tableWhere(params: unknown[], filter: TableFilterInputLike | undefined): string {
-    const conds = [this.scope.sql(params)];
+    const conds = [visibleTableSql('t'), this.scope.sql(params)];
     if (filter?.nameContains) {
       params.push(containsPattern(filter.nameContains));
       conds.push(`t.name ILIKE $${params.length}`);
@@ -205,14 +206,14 @@ export class CatalogReader {
     const params: unknown[] = [valid];
     const rows = await this.query(
       `SELECT ${TABLE_SELECT} FROM lake_table t JOIN source s ON s.id = t.source_id
-       WHERE t.id = ANY($1::uuid[]) AND ${this.scope.sql(params)}`,
+       WHERE t.id = ANY($1::uuid[]) AND ${visibleTableSql('t')} AND ${this.scope.sql(params)}`,
       params,
     );
     return rows.map(toTable);
   }
 
   private columnWhere(params: unknown[], tableId: string | undefined, filter: ColumnFilterInputLike | undefined): string {
-    const conds = [this.scope.sql(params)];
+    const conds = [visibleTableSql('t'), this.scope.sql(params)];
     if (tableId !== undefined) {
       params.push(tableId);
       conds.push(`c.table_id = $${params.length}::uuid`);
@@ -269,7 +270,7 @@ export class CatalogReader {
     const params: unknown[] = [valid];
     const rows = await this.query(
       `SELECT ${COLUMN_SELECT} FROM lake_column c JOIN lake_table t ON t.id = c.table_id JOIN source s ON s.id = t.source_id
-       WHERE c.table_id = ANY($1::uuid[]) AND ${this.scope.sql(params)} ORDER BY c.table_id, c.ordinal`,
+       WHERE c.table_id = ANY($1::uuid[]) AND ${visibleTableSql('t')} AND ${this.scope.sql(params)} ORDER BY c.table_id, c.ordinal`,
       params,
     );
     return rows.map(toColumn);
@@ -281,7 +282,7 @@ export class CatalogReader {
     const params: unknown[] = [valid];
     const rows = await this.query(
       `SELECT ${COLUMN_SELECT} FROM lake_column c JOIN lake_table t ON t.id = c.table_id JOIN source s ON s.id = t.source_id
-       WHERE c.id = ANY($1::uuid[]) AND ${this.scope.sql(params)}`,
+       WHERE c.id = ANY($1::uuid[]) AND ${visibleTableSql('t')} AND ${this.scope.sql(params)}`,
       params,
     );
     return rows.map(toColumn);
@@ -296,7 +297,7 @@ export class CatalogReader {
     const valid = [...new Set(tableIds.filter(isUuid))];
     if (valid.length === 0) return [];
     const params: unknown[] = [valid];
-    const grant = this.scope.sql(params, 'nt', 'ns');
+    const grant = `${visibleTableSql('nt')} AND ${this.scope.sql(params, 'nt', 'ns')}`;
     const half = (local: 'from' | 'to') => {
       const remote = local === 'from' ? 'to' : 'from';
       return `SELECT e.${local}_table_id::text AS local_table_id, e.${remote}_table_id::text AS table_id, nt.name AS table_name,
@@ -332,7 +333,7 @@ export class CatalogReader {
     const valid = [...new Set(tableIds.filter(isUuid))];
     if (valid.length === 0) return [];
     const params: unknown[] = [valid];
-    const grant = this.scope.sql(params, 'nt', 'ns');
+    const grant = `${visibleTableSql('nt')} AND ${this.scope.sql(params, 'nt', 'ns')}`;
     const half = (local: 'a' | 'b') => {
       const remote = local === 'a' ? 'b' : 'a';
       return `SELECT e.table_${local}_id::text AS local_table_id, e.table_${remote}_id::text AS table_id, nt.name AS table_name,

@@ -1,0 +1,17 @@
+/**
+ * When a table is visible. An ingest with a corpus-fitted embedder writes each table (columns,
+ * edges) in its own transaction but embeds all of them only after the whole run; until then
+ * the table is `pending`, and a run killed before that leaves it pending. Every read path
+ * (CLI queries, the API reader and column search, the search snapshot, the bench view) shows
+ * ready tables only, so a half-written table is never visible.
+ */
+export const TableState = { pending: 'pending', ready: 'ready' } as const;
+export type TableState = (typeof TableState)[keyof typeof TableState];
+
+/** Prisma `where` on lake_table for what readers may see. */
+export const visibleTable = { state: TableState.ready };
+
+/** The same condition in SQL, on a lake_table alias. */
+export function visibleTableSql(alias = 't'): string {
+  return `${alias}.state = '${TableState.ready}'`;
+}

@@ -12,5 +12,6 @@ export async function profileIcebergTable(entry: LakeEntry, opts: ProfileOptions
     expression: plan.sql,
     fingerprint: icebergFingerprint(plan.metadataPath),
   });
-  return { ...profile, uri: icebergTableDir(entry.path) };
+  // the scan's own warnings (e.g. a deletion vector read from a bare blob) come first
+  return { ...profile, uri: icebergTableDir(entry.path), warnings: [...plan.warnings, ...profile.warnings] };
 }

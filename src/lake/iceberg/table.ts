@@ -9,8 +9,13 @@
  *   column (Spark `write.data.partition-columns=false`), its value comes from the manifest.
  * - Position deletes and equality deletes are anti-joined; their sequence numbers decide
  *   which data files they apply to (position: delete seq >= data seq, equality: >).
- *   Deletion vectors (Puffin) are not read yet: such a table is refused with a clear error
- *   rather than profiled with deleted rows.
+ * - Deletion vectors (v3, Puffin `deletion-vector-v1` blobs, decoded in deletion-vector.ts)
+ *   apply to their `referenced_data_file` (delete seq >= data seq) and replace that file's
+ *   position delete files, as the spec says. Their deleted positions travel in the scan SQL
+ *   as one string literal of ranges, so `sql` stays a self-contained subquery; a table whose
+ *   vectors hold more than MAX_DELETED_RANGES ranges is refused rather than read with deleted
+ *   rows. A bare blob without the Puffin container (older DuckDB) is read with a warning when
+ *   its length, magic and CRC check out.
  * - Moved warehouses: paths written in metadata (absolute, `file://`, `s3://`, or relative
  *   to where the writer ran) are resolved against the table folder this reader found: the
  *   metadata's `location` prefix is replaced by the real folder, and failing that the part
@@ -22,6 +27,7 @@ import { LakeReadError } from '../../util/errors.js';
 import { withDuckDB } from '../duckdb.js';
 import { sqlIdent, sqlString } from '../sql.js';
 import { readAvroRecords } from './avro.js';
+import { MAX_DELETED_RANGES, notDeletedSql, readDeletionVector, type PositionRanges } from './deletion-vector.js';
 import { parseJsonLossless, toBigInt } from './json.js';
 
 type Json = Record<string, unknown>;
@@ -48,6 +54,10 @@ export interface IcebergDataFile {
 export interface IcebergDeleteFile extends IcebergDataFile {
   kind: 'position' | 'equality' | 'deletion-vector';
   equalityIds: number[];
+  /** Deletion vectors: the data file they apply to, as written and resolved. */
+  referencedDataFile?: { writtenPath: string; path: string };
+  /** Deletion vectors: the deleted row positions of the referenced data file. */
+  deletedRanges?: PositionRanges;
 }
 
 /** Everything a SQL builder needs to scan the current snapshot of a table. */
@@ -61,6 +71,8 @@ export interface IcebergScanPlan {
   columns: IcebergField[];
   dataFiles: IcebergDataFile[];
   deleteFiles: IcebergDeleteFile[];
+  /** Things a reader should know about how the table was read (e.g. a bare deletion vector blob). */
+  warnings: string[];
   /** DuckDB table expression (a parenthesised subquery) giving the live rows. */
   sql: string;
 }
@@ -296,6 +308,7 @@ export async function loadIcebergTable(input: string): Promise<IcebergScanPlan> 
   const snapshotId = toBigInt(meta['current-snapshot-id']);
   const dataFiles: IcebergDataFile[] = [];
   const deleteFiles: IcebergDeleteFile[] = [];
+  const warnings: string[] = [];
   if (snapshotId !== null && snapshotId !== -1n) {
     const snapshot = ((meta.snapshots as Json[]) ?? []).find((s) => toBigInt(s['snapshot-id']) === snapshotId);
     if (!snapshot) throw where(`current snapshot ${snapshotId} is not in "snapshots"`);
@@ -342,8 +355,35 @@ export async function loadIcebergTable(input: string): Promise<IcebergScanPlan> 
         if (content === 0) {
           if (format !== 'PARQUET') throw where(`data file ${file.path} is ${format}; only Parquet is read`);
           dataFiles.push(file);
-        } else if (format === 'PUFFIN' || df.referenced_data_file && df.content_offset != null) {
-          deleteFiles.push({ ...file, kind: 'deletion-vector', equalityIds: [] });
+        } else if (format === 'PUFFIN' || (df.referenced_data_file && df.content_offset != null)) {
+          const referenced = String(df.referenced_data_file ?? '');
+          if (!referenced || df.content_offset == null || df.content_size_in_bytes == null) {
+            throw where(`deletion vector ${file.path} lacks referenced_data_file, content_offset or content_size_in_bytes`);
+          }
+          let buf: Buffer;
+          try {
+            buf = readFileSync(file.path);
+          } catch (err) {
+            throw where(`cannot read deletion vector ${file.path}`, err);
+          }
+          const dv = readDeletionVector(
+            {
+              path: file.path,
+              referencedDataFile: referenced,
+              contentOffset: Number(df.content_offset),
+              contentSizeInBytes: Number(df.content_size_in_bytes),
+              recordCount: Number(file.recordCount),
+            },
+            buf,
+          );
+          if (dv.warning) warnings.push(dv.warning);
+          deleteFiles.push({
+            ...file,
+            kind: 'deletion-vector',
+            equalityIds: [],
+            referencedDataFile: { writtenPath: referenced, path: resolvePath(referenced) },
+            deletedRanges: dv.ranges,
+          });
         } else {
           deleteFiles.push({
             ...file,
@@ -354,10 +394,13 @@ export async function loadIcebergTable(input: string): Promise<IcebergScanPlan> 
       }
     }
   }
-  if (deleteFiles.some((d) => d.kind === 'deletion-vector')) {
-    throw where('table has deletion vectors (Puffin), which this reader does not apply yet; not profiled so deleted rows are not counted');
+  const deletedRanges = deleteFiles.reduce((n, d) => n + (d.deletedRanges?.length ?? 0), 0);
+  if (deletedRanges > MAX_DELETED_RANGES) {
+    throw where(
+      `deletion vectors hold ${deletedRanges} ranges of deleted rows, more than the ${MAX_DELETED_RANGES} this reader inlines into its scan; not read so deleted rows are not counted`,
+    );
   }
-  const plan = { tableDir, metadataPath, formatVersion, snapshotId, columns, dataFiles, deleteFiles, sql: '' };
+  const plan = { tableDir, metadataPath, formatVersion, snapshotId, columns, dataFiles, deleteFiles, warnings, sql: '' };
   let fileColumns: Map<string, ParquetColumns>;
   try {
     fileColumns = await parquetColumns(dataFiles.map((f) => f.path));
@@ -421,11 +464,11 @@ function samePartition(d: IcebergDataFile, f: IcebergDataFile): boolean {
 /**
  * The DuckDB subquery giving the live rows of a plan: one `read_parquet` per data file
  * (columns matched by field id; a column the file lacks is its identity partition value,
- * its initial default, or NULL), minus position and equality deletes. Exposed for SQL
+ * its initial default, or NULL), minus deletion vectors, position and equality deletes. Exposed for SQL
  * builders (fusion) that need an Iceberg table.
  */
 export function icebergScanSql(
-  plan: Omit<IcebergScanPlan, 'sql'>,
+  plan: Omit<IcebergScanPlan, 'sql' | 'warnings'>,
   identity: Map<number, Map<number, string>>,
   fileColumns: Map<string, ParquetColumns>,
   mapping: Map<number, string[]> = new Map(),
@@ -461,7 +504,15 @@ export function icebergScanSql(
     });
     const read = plan.columns.filter((c) => present.has(c.id));
     const conditions: string[] = [];
-    const positional = plan.deleteFiles.filter((d) => d.kind === 'position' && d.sequenceNumber >= f.sequenceNumber);
+    const vectors = plan.deleteFiles.filter(
+      (d) =>
+        d.kind === 'deletion-vector' &&
+        d.sequenceNumber >= f.sequenceNumber &&
+        (d.referencedDataFile?.writtenPath === f.writtenPath || d.referencedDataFile?.path === f.path),
+    );
+    for (const d of vectors) if (d.deletedRanges?.length) conditions.push(notDeletedSql(d.deletedRanges));
+    // A deletion vector holds all position deletes of its data file: position delete files are then ignored.
+    const positional = vectors.length ? [] : plan.deleteFiles.filter((d) => d.kind === 'position' && d.sequenceNumber >= f.sequenceNumber);
     if (positional.length) {
       const list = positional.map((d) => sqlString(d.path)).join(', ');
       conditions.push(`file_row_number NOT IN (SELECT pos FROM read_parquet([${list}]) WHERE file_path = ${sqlString(f.writtenPath)})`);
@@ -474,7 +525,7 @@ export function icebergScanSql(
       const match = eqCols.map((c) => `d.${sqlIdent(c.name)} IS NOT DISTINCT FROM ${value(c)}`).join(' AND ');
       conditions.push(`NOT EXISTS (SELECT 1 FROM read_parquet(${sqlString(d.path)}, schema=${schemaMap(eqCols)}) d WHERE ${match})`);
     }
-    const options = [read.length && !byName ? `schema=${schemaMap(read)}` : '', positional.length ? 'file_row_number=true' : ''].filter(Boolean);
+    const options = [read.length && !byName ? `schema=${schemaMap(read)}` : '', positional.length || vectors.length ? 'file_row_number=true' : ''].filter(Boolean);
     const source = `read_parquet(${[sqlString(f.path), ...options].join(', ')})`;
     return `SELECT ${projection.join(', ')} FROM ${source} t${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
   });

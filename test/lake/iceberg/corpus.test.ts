@@ -97,7 +97,6 @@ export const KNOWN_GAPS: Record<string, string> = {
   'test/sql/local/case_sensitive_names.test:26': 'columns differing only in case: DuckDB identifiers are case-insensitive',
   'test/sql/local/generated_bounds.test:12': 'the corpus holds this table\'s metadata only (data file left out)',
   'test/sql/local/iceberg_scans/timestamptz_ns_type.test:17': 'DuckDB has no TIMESTAMPTZ_NS type; read as TIMESTAMPTZ (microseconds)',
-  'test/sql/local/legacy_bare_deletion_vector.test:37': 'deletion vectors (Puffin) not applied yet: the table is refused with a clear error',
 };
 
 afterAll(() => closeDuckDB());

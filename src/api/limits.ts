@@ -23,6 +23,8 @@ import { ApiErrorCode } from './errors.js';
  * - complexity (graphql-query-complexity): every field costs 1 plus its children; a field with
  *   a `first` argument (connections, searchColumns) costs `first` x its children; an unpaged
  *   list of objects costs LIST_MULTIPLIER x its children; engine calls carry a fixed surcharge.
+ *   `__schema` / `__type` subtrees cost nothing (see costEstimator), so the standard
+ *   introspection query passes; the other fields of a mixed operation are costed as usual.
  *
  * Both reject with BAD_USER_INPUT (HTTP 400) and say which limit was hit in `extensions.limit`.
  */
@@ -78,9 +80,17 @@ export function queryDepth(document: DocumentNode, operationName?: string | null
   return depthOf(op.selectionSet, new Set());
 }
 
+/** The meta fields that open an introspection subtree (everything below them is schema, not data). */
+const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
+
 /** Cost model described above; `defaultFirst` prices a paged field called without `first`. */
 export function costEstimator(defaultFirst: number): ComplexityEstimator {
   return ({ type, field, args, childComplexity }) => {
+  // Introspection reads the schema, not the catalog: its size is bounded by the schema and its
+  // nesting by graphql-js's MaxIntrospectionDepthRule (part of the rules Apollo validates with).
+  // Costing it like data made the standard getIntrospectionQuery() (GraphiQL, codegen) cost
+  // ~49k. Whether it is allowed at all is the `introspection` switch's job.
+  if (INTROSPECTION_ROOTS.has(field.name)) return 0;
   const surcharge = type.name === 'Query' || type.name === 'Mutation' ? (ROOT_SURCHARGE[field.name] ?? 0) : 0;
   const paged = field.args.some((a) => a.name === 'first');
   if (paged) {

@@ -60,6 +60,26 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
       expect(nf.status).toBe(404);
     });
 
+    it('answers a subscription (the schema has none) as a client error, logged below error level', async () => {
+      const lines: string[] = [];
+      const { pino } = await import('pino');
+      const logger = pino({ level: 'info' }, { write: (s: string) => void lines.push(s) });
+      const logged = await startTestServer(db, engine, {}, logger);
+      try {
+        const r = await logged.gql('subscription { x }');
+        expect(r.status).toBe(400);
+        expect(r.data).toBeNull();
+        expect(r.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
+        expect(r.errors?.[0].message).toMatch(/subscription/i);
+        const named = await logged.gql('subscription Changes { tables { totalCount } }');
+        expect(named.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
+        const entries = lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+        expect(entries.filter((e) => e.level >= 50)).toEqual([]);
+      } finally {
+        await logged.close();
+      }
+    });
+
     it('rejects a syntax error and invalid JSON as BAD_USER_INPUT', async () => {
       const r = await api.gql('{ tables(first: ) }');
       expect(r.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'GRAPHQL_PARSE_FAILED' });

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { createEngine, type SynthesisResult } from '../../engine/index.js';
-import { parseIntentGraph } from '../../intent/index.js';
+import type { SynthesisResult } from '../../engine/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { withContext } from '../context.js';
@@ -40,6 +39,7 @@ export function registerAskCommand(program: Command): void {
     .option('--value <name>', 'value function: heuristic | learned (default: learned when a model matches the lake)')
     .option('--exact', 'GRAFT-Exact: enumerate the capped candidate region instead of beam search')
     .action(async (question: string, flags: AskFlags) => {
+      const [{ createEngine }, { parseIntentGraph }] = await Promise.all([import('../../engine/index.js'), import('../../intent/index.js')]);
       await withContext(async ({ db, embedder }) => {
         const value = valueConfigFromEnv(process.env);
         const engine = createEngine(db, embedder, { valueModel: value.valueModel, valueProvider: value.provider, log: (m) => process.stderr.write(`graft ask: ${m}\n`) });

@@ -1,10 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { buildBenchLake, DEFAULT_SEED } from '../../bench/buildLake.js';
-import { BASELINE_METHODS, retrievalMethodNames } from '../../bench/methods.js';
-// Registers the engine's methods (graft, graft-exact) beside the baselines.
-import '../../bench/graftMethods.js';
-import { DEFAULT_BUDGETS, runBench, writeBenchmarksMarkdown, type BenchResults } from '../../bench/run.js';
+import { BASELINE_METHODS, DEFAULT_BUDGETS, DEFAULT_SEED } from '../../bench/defaults.js';
+import type { BenchResults } from '../../bench/run.js';
 import { BadInputError } from '../../util/errors.js';
 
 function intList(flag: string) {
@@ -53,6 +50,7 @@ export function registerBenchCommands(program: Command): void {
     .requiredOption('--out <dir>', 'output folder (e.g. lakes/spider; emptied of an earlier build)')
     .option('--seed <n>', 'random seed of the shard draws', positiveInt('--seed'), DEFAULT_SEED)
     .action(async (opts: { dbs: string; questions: string; out: string; seed: number }) => {
+      const { buildBenchLake } = await import('../../bench/buildLake.js');
       const r = await buildBenchLake({
         dbsDir: opts.dbs,
         questionsFile: opts.questions,
@@ -97,6 +95,10 @@ export function registerBenchCommands(program: Command): void {
         sample?: number; out?: string; catalog?: string; reingest?: boolean; markdown?: string | boolean;
       }) => {
         if (opts.questions && opts.gold) throw new BadInputError('give --questions or --gold, not both', { field: '--gold' });
+        const { retrievalMethodNames } = await import('../../bench/methods.js');
+        // Registers the engine's methods (graft, graft-exact) beside the baselines.
+        await import('../../bench/graftMethods.js');
+        const { runBench, writeBenchmarksMarkdown } = await import('../../bench/run.js');
         const known = new Set(retrievalMethodNames());
         const unknown = opts.methods.filter((m) => !known.has(m));
         if (unknown.length > 0) throw new BadInputError(`unknown method(s) ${unknown.join(', ')} (known: ${[...known].join(', ')})`, { field: '--methods' });

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { startServer } from '../../api/index.js';
-import { createEngine } from '../../engine/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { openContext } from '../context.js';
@@ -23,6 +21,7 @@ export function registerServeCommand(program: Command): void {
     .option('--port <n>', 'port to listen on (0: any free port)', portArg, Number(process.env.GRAFT_PORT ?? 4000))
     .option('--host <host>', 'interface to bind (0.0.0.0 exposes it: set GRAFT_REQUIRE_AUTH=1)', process.env.GRAFT_HOST ?? '127.0.0.1')
     .action(async (opts: { port: number; host: string }) => {
+      const [{ startServer }, { createEngine }] = await Promise.all([import('../../api/index.js'), import('../../engine/index.js')]);
       const ctx = await openContext();
       try {
         const value = valueConfigFromEnv(process.env);

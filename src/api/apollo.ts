@@ -41,7 +41,8 @@ function operationTypePlugin(schema: GraphQLSchema): ApolloServerPlugin<RequestC
     async requestDidStart() {
       return {
         async didResolveOperation({ operation }) {
-          if (schema.getRootType(operation.operation)) return;
+          // Apollo resolves the operation before this hook; a missing one it has already refused.
+          if (!operation || schema.getRootType(operation.operation)) return;
           throw new GraphQLError(`this API has no ${operation.operation} operations (only query and mutation)`, {
             extensions: { code: ApiErrorCode.BAD_USER_INPUT, http: { status: 400 } },
           });

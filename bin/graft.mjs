@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Runs the TypeScript CLI through tsx (no build step): `npx graft ...` or `npm run graft -- ...`.
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+// tsx's loader is registered in THIS process and the CLI imported here, rather than spawning
+// `tsx` (which itself spawns a second node): the process that npx starts, and that receives
+// SIGINT/SIGTERM, is the one doing the work, so `graft ingest` can stop cleanly on a signal.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { register } from 'tsx/esm/api';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const tsx = require.resolve('tsx/cli');
-const r = spawnSync(process.execPath, [tsx, path.join(root, 'src/cli/main.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+register();
+await import(pathToFileURL(path.join(root, 'src/cli/main.ts')).href);

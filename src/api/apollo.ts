@@ -1,7 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import type { GraphQLFormattedError, GraphQLSchema } from './graphql.js';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from './graphql.js';
 import type { Logger } from 'pino';
 import { GraftError } from '../util/errors.js';
 import type { ApiConfig } from './config.js';
@@ -28,6 +28,27 @@ function formatError(production: boolean) {
     if (!production && formatted.extensions?.stacktrace) extensions.stacktrace = formatted.extensions.stacktrace;
     const message = c.public || !production ? formatted.message : 'Internal server error';
     return { message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}), extensions };
+  };
+}
+
+/**
+ * Refuses an operation whose type the schema lacks (there is no Subscription type) before it
+ * runs: graphql-js would raise "Schema is not configured to execute subscription operation"
+ * during execution, an error without a code that reads as INTERNAL and is logged as a failure.
+ */
+function operationTypePlugin(schema: GraphQLSchema): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation }) {
+          // Apollo resolves the operation before this hook; a missing one it has already refused.
+          if (!operation || schema.getRootType(operation.operation)) return;
+          throw new GraphQLError(`this API has no ${operation.operation} operations (only query and mutation)`, {
+            extensions: { code: ApiErrorCode.BAD_USER_INPUT, http: { status: 400 } },
+          });
+        },
+      };
+    },
   };
 }
 
@@ -67,7 +88,7 @@ export function createApollo(schema: GraphQLSchema, config: ApiConfig, log: Logg
     introspection: config.introspection,
     includeStacktraceInErrorResponses: !config.production,
     formatError: formatError(config.production),
-    plugins: [ApolloServerPluginLandingPageDisabled(), limitsPlugin(schema, config.limits), observabilityPlugin(config.production)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), operationTypePlugin(schema), limitsPlugin(schema, config.limits), observabilityPlugin(config.production)],
     // The HTTP layer drains requests and stops Apollo itself: Apollo re-raising SIGTERM would cut that short.
     stopOnTerminationSignals: false,
     allowBatchedHttpRequests: false,

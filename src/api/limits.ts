@@ -26,6 +26,8 @@ import { ApiErrorCode } from './errors.js';
  *   grows with the work they ask for (`engineCost`);
  * - engine fields: at most `maxEngineFields` engine root fields (aliases counted) per operation,
  *   since each runs a search the complexity of its selection says nothing about.
+ *   `__schema` / `__type` subtrees cost nothing (see costEstimator), so the standard
+ *   introspection query passes; the other fields of a mixed operation are costed as usual.
  *
  * Both reject with BAD_USER_INPUT (HTTP 400) and say which limit was hit in `extensions.limit`.
  */
@@ -102,9 +104,17 @@ export function queryDepth(document: DocumentNode, operationName?: string | null
   return depthOf(op.selectionSet, new Set());
 }
 
+/** The meta fields that open an introspection subtree (everything below them is schema, not data). */
+const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
+
 /** Cost model described above; `defaultFirst` prices a paged field called without `first`. */
 export function costEstimator(defaultFirst: number): ComplexityEstimator {
   return ({ type, field, args, childComplexity }) => {
+  // Introspection reads the schema, not the catalog: its size is bounded by the schema and its
+  // nesting by graphql-js's MaxIntrospectionDepthRule (part of the rules Apollo validates with).
+  // Costing it like data made the standard getIntrospectionQuery() (GraphiQL, codegen) cost
+  // ~49k. Whether it is allowed at all is the `introspection` switch's job.
+  if (INTROSPECTION_ROOTS.has(field.name)) return 0;
   const surcharge = type.name === 'Query' || type.name === 'Mutation' ? engineCost(field.name, args) : 0;
   const paged = field.args.some((a) => a.name === 'first');
   if (paged) {

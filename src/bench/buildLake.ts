@@ -20,7 +20,8 @@ import { BadInputError } from '../util/errors.js';
 import { drawInt, mulberry32 } from '../util/prng.js';
 import { sqlTables } from './sqlTables.js';
 
-export const DEFAULT_SEED = 7;
+export { DEFAULT_SEED } from './defaults.js';
+import { DEFAULT_SEED } from './defaults.js';
 /** Tables with at least this many rows may be split. */
 export const SPLIT_MIN_ROWS = 8;
 /** Probability that an eligible table is split. */

@@ -375,4 +375,4 @@ registerRetrievalMethod('dense', () => new DenseMethod());
 registerRetrievalMethod('greedy', () => new GreedyMethod());
 registerRetrievalMethod('jar', () => new JarMethod());
 
-export const BASELINE_METHODS = ['bm25', 'dense', 'greedy', 'jar'] as const;
+export { BASELINE_METHODS } from './defaults.js';

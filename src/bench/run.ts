@@ -16,9 +16,10 @@ import { CatalogView } from './catalogView.js';
 import { gitCommit, machineInfo, type MachineInfo } from './machine.js';
 import { latencySummary, macroAverage, questionMetrics, type LatencySummary, type MacroMetrics } from './metrics.js';
 import { benchMarkdown } from './report.js';
-import { BASELINE_METHODS, createRetrievalMethod, retrievalMethodNames, type BenchContext, type BenchIntent, type RetrievalMethod } from './methods.js';
+import { createRetrievalMethod, retrievalMethodNames, type BenchContext, type BenchIntent, type RetrievalMethod } from './methods.js';
 
-export const DEFAULT_BUDGETS = [5, 10, 15];
+export { DEFAULT_BUDGETS } from './defaults.js';
+import { BASELINE_METHODS, DEFAULT_BUDGETS } from './defaults.js';
 
 export interface RunBenchOptions {
   lakeDir: string;

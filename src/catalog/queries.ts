@@ -1,5 +1,6 @@
 import type { CatalogDatabase } from './database.js';
 import { visibleTable } from './visibility.js';
+import { BadInputError } from '../util/errors.js';
 
 export interface TableSummary {
   id: string;
@@ -107,4 +108,19 @@ export async function catalogCounts(db: CatalogDatabase) {
     db.prisma.columnEmbedding.count({ where: { column: { table: visibleTable } } }),
   ]);
   return { tables, columns, joins, unions, embeddings };
+}
+
+/**
+ * One ingest run: by id, by a unique id prefix (`graft ingest-run 3f2a`), or the newest run
+ * when `ref` is undefined. Null when nothing matches; a prefix matching several runs is an error.
+ */
+export async function findIngestRun(db: CatalogDatabase, ref?: string) {
+  if (ref === undefined) return db.prisma.ingestRun.findFirst({ orderBy: { startedAt: 'desc' } });
+  const lower = ref.trim().toLowerCase();
+  if (!/^[0-9a-f-]{1,36}$/.test(lower)) return null;
+  // ids are uuids: compare on their text form so a prefix works on PGlite and PostgreSQL alike.
+  const rows = await db.sql.query<{ id: string }>('SELECT id::text AS id FROM ingest_run WHERE id::text LIKE $1 LIMIT 2', [`${lower}%`]);
+  if (rows.length === 0) return null;
+  if (rows.length > 1) throw new BadInputError(`run id prefix '${ref}' matches several runs: give more of it`, { field: 'id' });
+  return db.prisma.ingestRun.findUnique({ where: { id: rows[0].id } });
 }

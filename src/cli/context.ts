@@ -1,5 +1,5 @@
-import { openCatalog, type CatalogDatabase } from '../catalog/index.js';
-import { createEmbedder, embedderConfigFromEnv, type Embedder } from '../embed/index.js';
+import type { CatalogDatabase } from '../catalog/index.js';
+import type { Embedder } from '../embed/index.js';
 
 /** What every command needs: the catalog (embedded PGlite or DATABASE_URL) and the embedder. */
 export interface CliContext {
@@ -9,6 +9,8 @@ export interface CliContext {
 }
 
 export async function openContext(): Promise<CliContext> {
+  // Loaded here, not at the top: `graft --help` must not pay for Prisma, PGlite and the embedders.
+  const [{ openCatalog }, { createEmbedder, embedderConfigFromEnv }] = await Promise.all([import('../catalog/index.js'), import('../embed/index.js')]);
   const embedder = createEmbedder(embedderConfigFromEnv(process.env));
   const db = await openCatalog();
   return {

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import path from 'node:path';
 import { Command } from 'commander';
-import { catalogCounts, describeLocation, catalogLocationFromEnv, graftHome } from '../catalog/index.js';
-import { embedderConfigFromEnv } from '../embed/index.js';
-import { ingestLake } from '../ingest/index.js';
+// Only light modules at the top: each command loads what it uses (Prisma, DuckDB, tfjs, onnxruntime,
+// wordnet, the engine) when it runs, so `graft --help` answers at once.
+import { graftHome } from '../catalog/config.js';
 import { GraftError } from '../util/errors.js';
 import { registerAskCommand } from './commands/ask.js';
 import { registerEnrichCommand } from './commands/enrich.js';
@@ -11,12 +11,16 @@ import { registerBenchCommands } from './commands/bench.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerTokenCommands } from './commands/token.js';
 import { registerValueCommands } from './commands/value.js';
-import { printIngestSummary, printTables, registerCatalogCommands } from './commands/catalog.js';
+import { printTables, registerCatalogCommands, runIngestCommand } from './commands/catalog.js';
 import { withContext } from './context.js';
-import { ingestProgressReporter } from './progress.js';
+import { EXIT_CODES_HELP, ExitCode } from './exitCodes.js';
 
 const program = new Command();
-program.name('graft').description('GRAFT data catalog: ingest a lake, find connected tables for a question').version('0.1.0');
+program
+  .name('graft')
+  .description('GRAFT data catalog: ingest a lake, find connected tables for a question')
+  .version('0.1.0')
+  .addHelpText('after', EXIT_CODES_HELP);
 
 registerCatalogCommands(program);
 registerAskCommand(program);
@@ -30,6 +34,10 @@ program
   .command('doctor')
   .description('print which database, embedder and paths are in use')
   .action(async () => {
+    const [{ catalogCounts, catalogLocationFromEnv, describeLocation }, { embedderConfigFromEnv }] = await Promise.all([
+      import('../catalog/index.js'),
+      import('../embed/index.js'),
+    ]);
     const loc = catalogLocationFromEnv();
     const emb = embedderConfigFromEnv(process.env);
     process.stdout.write(`home:      ${graftHome()}\ncatalog:   ${describeLocation(loc)}\nembedder:  ${JSON.stringify({ ...emb, apiKey: undefined })}\n`);
@@ -50,14 +58,8 @@ program
     const { buildDemoLake } = await import('../../scripts/build-demo-lake.js');
     await buildDemoLake(opts.out);
     process.stdout.write(`demo lake written to ${opts.out}\n`);
-    await withContext(async ({ db, embedder }) => {
-      const progress = ingestProgressReporter();
-      try {
-        printIngestSummary(await ingestLake(db, opts.out, { embedder, onProgress: progress.onProgress }));
-      } finally {
-        progress.stop();
-      }
-    });
+    const summary = await runIngestCommand(opts.out, {});
+    if (summary.status === 'interrupted') return;
     await printTables({});
     process.stdout.write('\nNext: `npx graft table player_club_map` shows a bridge table and its join keys.\n');
   });
@@ -68,5 +70,5 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   } else {
     process.stderr.write(`graft: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   }
-  process.exitCode = 1;
+  process.exitCode = ExitCode.ERROR;
 });

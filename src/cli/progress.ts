@@ -1,14 +1,14 @@
 import cliProgress from 'cli-progress';
 import type { IngestProgress } from '../ingest/index.js';
 
-/** A progress bar (files, rows) on a TTY; plain, sparse log lines otherwise. */
+/** A progress bar (tables, rows) on a TTY; plain, sparse log lines otherwise. */
 export function ingestProgressReporter(stream: NodeJS.WriteStream = process.stderr): {
   onProgress: (p: IngestProgress) => void;
   stop: () => void;
 } {
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { format: 'ingest [{bar}] {value}/{total} files | {rows} rows | {current}', stream, hideCursor: true, clearOnComplete: false },
+      { format: 'ingest [{bar}] {value}/{total} tables | {rows} rows | {current}', stream, hideCursor: true, clearOnComplete: false },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
@@ -32,7 +32,7 @@ export function ingestProgressReporter(stream: NodeJS.WriteStream = process.stde
       const final = p.phase === 'done' || p.filesDone === p.filesTotal;
       if (!final && now - lastLine < 2000) return;
       lastLine = now;
-      stream.write(`ingest: ${p.phase} ${p.filesDone}/${p.filesTotal} files, ${p.rowsDone} rows\n`);
+      stream.write(`ingest: ${p.phase} ${p.filesDone}/${p.filesTotal} tables, ${p.rowsDone} rows\n`);
     },
     stop() {},
   };

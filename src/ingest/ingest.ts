@@ -37,7 +37,8 @@ export interface IngestIssue {
 
 export interface IngestSummary {
   runId: string;
-  status: 'succeeded' | 'partial' | 'failed';
+  /** interrupted: `signal` aborted it; the tables written before that stay (each is one transaction). */
+  status: 'succeeded' | 'partial' | 'failed' | 'interrupted';
   path: string;
   filesSeen: number;
   tablesIngested: number;
@@ -61,6 +62,12 @@ export interface IngestOptions {
   removeMissing?: boolean;
   /** Governance events: START + COMPLETE / FAIL per table ingested or failed (src/lineage). */
   lineage?: LineageEmitter;
+  /**
+   * Stops the ingest between tables (the table being written commits or rolls back whole); the
+   * run ends `interrupted`, nothing is removed, and columns left without embeddings are
+   * embedded by the next ingest.
+   */
+  signal?: AbortSignal;
 }
 
 /** Where in the ingest a run row is: what the API's `ingestRun` polling shows. */
@@ -150,6 +157,7 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
 
     const seen = new Set<string>();
     for (const entry of entries) {
+      if (opts.signal?.aborted) break;
       const uri = entryUri(entry);
       seen.add(uri);
       progress.current = uri;
@@ -184,6 +192,12 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
       progress.filesDone++;
       report();
       await flush();
+    }
+
+    if (opts.signal?.aborted) {
+      summary.status = 'interrupted';
+      summary.warnings.push({ path: root, message: `interrupted after ${progress.filesDone} of ${entries.length} tables` });
+      return summary;
     }
 
     if (opts.removeMissing !== false && (pgSource || rootStat?.isDirectory())) {

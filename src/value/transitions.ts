@@ -32,21 +32,8 @@ export interface TransitionOptions {
   lookaheadHops: number;
 }
 
-export const DEFAULT_TRANSITION_OPTIONS: TransitionOptions = {
-  trajectories: 3000,
-  sampler: 'centrality',
-  maxSize: 6,
-  beta: 0.5,
-  epsilon: 0.1,
-  perturbedReplays: 2,
-  perturbProbability: 0.3,
-  communities: 16,
-  quantiles: 4,
-  budgets: [5, 10, 15],
-  gamma: 0.8,
-  seed: 7,
-  lookaheadHops: 2,
-};
+export { DEFAULT_TRANSITION_OPTIONS } from './defaults.js';
+import { DEFAULT_TRANSITION_OPTIONS } from './defaults.js';
 
 export interface TransitionSet {
   data: TransitionData;

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDatabase } from '../../src/catalog/database.js';
+import { getIntrospectionQuery } from '../../src/api/graphql.js';
 import { catalogBackends } from '../support/catalogs.js';
 import { addEscapingSymlink, buildApiLake, ingestApiLake, startTestServer, type ApiLake, type TestServer } from './support/fixture.js';
 import { makeTestEngine, type InstrumentedEngine } from './support/testEngine.js';
@@ -57,6 +58,26 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
       expect(r.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'GRAPHQL_VALIDATION_FAILED', requestId: 'req-7' });
       const nf = await fetch(`${api.url}/nope`);
       expect(nf.status).toBe(404);
+    });
+
+    it('answers a subscription (the schema has none) as a client error, logged below error level', async () => {
+      const lines: string[] = [];
+      const { pino } = await import('pino');
+      const logger = pino({ level: 'info' }, { write: (s: string) => void lines.push(s) });
+      const logged = await startTestServer(db, engine, {}, logger);
+      try {
+        const r = await logged.gql('subscription { x }');
+        expect(r.status).toBe(400);
+        expect(r.data).toBeNull();
+        expect(r.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
+        expect(r.errors?.[0].message).toMatch(/subscription/i);
+        const named = await logged.gql('subscription Changes { tables { totalCount } }');
+        expect(named.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
+        const entries = lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+        expect(entries.filter((e) => e.level >= 50)).toEqual([]);
+      } finally {
+        await logged.close();
+      }
     });
 
     it('rejects a syntax error and invalid JSON as BAD_USER_INPUT', async () => {
@@ -374,6 +395,44 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
         '{ tables(first: 100) { totalCount edges { node { id name columns { id name logicalType } joinable { tableName score localColumn remoteColumn } unionable { tableName score } } } } }',
       );
       expect(ok.errors).toBeUndefined();
+    });
+
+    it('lets the standard introspection query (GraphiQL, codegen) through the limits, in development and in production with introspection on', async () => {
+      type Intro = { __schema: { queryType: { name: string }; types: { name: string }[] } };
+      const r = await api.gql<Intro>(getIntrospectionQuery());
+      expect(r.errors).toBeUndefined();
+      expect(r.status).toBe(200);
+      expect(r.data!.__schema.queryType.name).toBe('Query');
+      expect(r.data!.__schema.types.map((t) => t.name)).toContain('Table');
+      const full = await api.gql<Intro>(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+      expect(full.errors).toBeUndefined();
+      const prod = await startTestServer(db, engine, { production: true, introspection: true });
+      try {
+        const p = await prod.gql<Intro>(getIntrospectionQuery());
+        expect(p.errors).toBeUndefined();
+        expect(p.data!.__schema.queryType.name).toBe('Query');
+      } finally {
+        await prod.close();
+      }
+    });
+
+    it('still costs the non-introspection part of a mixed operation', async () => {
+      const huge = '{ tables(first: 500) { edges { node { columns { table { columns { name } } } } } } }';
+      const mixed = await api.gql(`{ __schema { types { name } } ${huge.slice(1, -1)} }`);
+      expect(mixed.status).toBe(400);
+      expect(mixed.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'complexity' });
+      // Aliased engine calls next to an introspection field are no cheaper either.
+      const engines = Array.from({ length: 120 }, (_, i) => `s${i}: synthesize(question: "club") { id }`).join(' ');
+      const aliased = await api.gql(`{ __typename __type(name: "Query") { name } ${engines} }`);
+      expect(aliased.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'complexity' });
+      // Free introspection is still bounded: graphql-js's MaxIntrospectionDepthRule refuses deep nesting.
+      const nested = await api.gql('{ __schema { types { fields { type { fields { type { fields { type { fields { name } } } } } } } } } }');
+      expect(nested.status).toBe(400);
+      expect(nested.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'GRAPHQL_VALIDATION_FAILED' });
+      // Small mixed operations pass.
+      const small = await api.gql<{ __type: { name: string }; tables: { totalCount: number } }>('{ __type(name: "Table") { name fields { name } } tables(first: 5) { totalCount } }');
+      expect(small.errors).toBeUndefined();
+      expect(small.data!.__type.name).toBe('Table');
     });
 
     it('answers 413 to a body over the limit (declared or streamed)', async () => {

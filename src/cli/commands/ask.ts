@@ -1,8 +1,6 @@
 import { emitSynthesisLineage, lineageFromEnv } from '../../api/lineage.js';
 import type { Command } from 'commander';
-import { createEngine, type SynthesisResult } from '../../engine/index.js';
-import { enrichFromRequest } from '../../enrich/index.js';
-import { parseIntentGraph } from '../../intent/index.js';
+import type { SynthesisResult } from '../../engine/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { withContext } from '../context.js';
@@ -43,6 +41,12 @@ export function registerAskCommand(program: Command): void {
     .option('--value <name>', 'value function: heuristic | learned (default: learned when a model matches the lake)')
     .option('--exact', 'GRAFT-Exact: enumerate the capped candidate region instead of beam search')
     .action(async (question: string, flags: AskFlags) => {
+      // The engine (DuckDB, tfjs, wordnet ...) loads only when a question is asked.
+      const [{ createEngine }, { enrichFromRequest }, { parseIntentGraph }] = await Promise.all([
+        import('../../engine/index.js'),
+        import('../../enrich/index.js'),
+        import('../../intent/index.js'),
+      ]);
       await withContext(async ({ db, embedder }) => {
         const value = valueConfigFromEnv(process.env);
         const engine = createEngine(db, embedder, { valueModel: value.valueModel, valueProvider: value.provider, log: (m) => process.stderr.write(`graft ask: ${m}\n`) });

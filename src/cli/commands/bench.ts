@@ -1,13 +1,9 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { buildBenchLake, DEFAULT_SEED } from '../../bench/buildLake.js';
-import { BASELINE_METHODS, retrievalMethodNames } from '../../bench/methods.js';
-// Registers the engine's methods (graft, graft-exact) beside the baselines.
-import '../../bench/graftMethods.js';
-import { DEFAULT_BUDGETS, runBench, writeBenchmarksMarkdown, type BenchResults } from '../../bench/run.js';
-import { buildEnrichLake, readEnrichManifest } from '../../enrich/bench/buildLake.js';
-import { writeEnrichMarkdown } from '../../enrich/bench/report.js';
-import { ENRICH_BUDGETS, ENRICH_METHODS, enrichLakeExists, runEnrichBench, writeEnrichResults } from '../../enrich/bench/run.js';
+// Only defaults at the top: the bench modules (DuckDB, the engine, the predictor) load inside
+// the command that runs, so `graft --help` stays fast.
+import { BASELINE_METHODS, DEFAULT_BUDGETS, DEFAULT_SEED, ENRICH_METHODS } from '../../bench/defaults.js';
+import type { BenchResults } from '../../bench/run.js';
 import { BadInputError } from '../../util/errors.js';
 
 function intList(flag: string) {
@@ -56,6 +52,7 @@ export function registerBenchCommands(program: Command): void {
     .requiredOption('--out <dir>', 'output folder (e.g. lakes/spider; emptied of an earlier build)')
     .option('--seed <n>', 'random seed of the shard draws', positiveInt('--seed'), DEFAULT_SEED)
     .action(async (opts: { dbs: string; questions: string; out: string; seed: number }) => {
+      const { buildBenchLake } = await import('../../bench/buildLake.js');
       const r = await buildBenchLake({
         dbsDir: opts.dbs,
         questionsFile: opts.questions,
@@ -100,6 +97,10 @@ export function registerBenchCommands(program: Command): void {
         sample?: number; out?: string; catalog?: string; reingest?: boolean; markdown?: string | boolean;
       }) => {
         if (opts.questions && opts.gold) throw new BadInputError('give --questions or --gold, not both', { field: '--gold' });
+        const { retrievalMethodNames } = await import('../../bench/methods.js');
+        // Registers the engine's methods (graft, graft-exact) beside the baselines.
+        await import('../../bench/graftMethods.js');
+        const { runBench, writeBenchmarksMarkdown } = await import('../../bench/run.js');
         const known = new Set(retrievalMethodNames());
         const unknown = opts.methods.filter((m) => !known.has(m));
         if (unknown.length > 0) throw new BadInputError(`unknown method(s) ${unknown.join(', ')} (known: ${[...known].join(', ')})`, { field: '--methods' });
@@ -145,12 +146,17 @@ export function registerBenchCommands(program: Command): void {
     .option('--spider <dir>', 'the Spider bench lake whose tables are the distractors (npm run bench:build:spider)', 'lakes/spider')
     .option('--build', 'build the enrichment lake first when it is missing or was built with another seed')
     .option('--seed <n>', 'random seed of the cut (with --build)', positiveInt('--seed'), DEFAULT_SEED)
-    .option('--budgets <list>', 'table budgets L', intList('--budgets'), ENRICH_BUDGETS)
+    .option('--budgets <list>', 'table budgets L', intList('--budgets'), DEFAULT_BUDGETS)
     .option('--methods <list>', `methods (${ENRICH_METHODS.join(', ')})`, (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean), ENRICH_METHODS)
     .option('--datasets <list>', 'only these datasets (smoke runs; docs untouched unless --markdown)', (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean))
     .option('--out <file>', 'results JSON (default docs/bench/enrich.json for full runs, bench/out/enrich-<time>.json otherwise)')
     .option('--markdown <file>', 'update this BENCHMARKS.md section (docs/BENCHMARKS.md by default for full runs)')
     .action(async (opts: { lake: string; spider: string; build?: boolean; seed: number; budgets: number[]; methods: string[]; datasets?: string[]; out?: string; markdown?: string }) => {
+      const [{ buildEnrichLake, readEnrichManifest }, { writeEnrichMarkdown }, { enrichLakeExists, runEnrichBench, writeEnrichResults }] = await Promise.all([
+        import('../../enrich/bench/buildLake.js'),
+        import('../../enrich/bench/report.js'),
+        import('../../enrich/bench/run.js'),
+      ]);
       const log = (m: string) => process.stderr.write(`${m}\n`);
       if (opts.build) {
         const current = enrichLakeExists(opts.lake) ? (await readEnrichManifest(opts.lake)).seed : null;

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { catalogCounts, findTables, joinNeighbours, listTableSummaries, unionNeighbours } from '../../catalog/index.js';
-import { lineageFromEnv } from '../../api/lineage.js';
-import { ingestLake, type IngestSummary } from '../../ingest/index.js';
+import type { IngestIssue, IngestSummary } from '../../ingest/index.js';
 import { withContext } from '../context.js';
+import { ExitCode } from '../exitCodes.js';
 import { ingestProgressReporter } from '../progress.js';
 import { printTable } from '../table.js';
 
@@ -11,12 +10,86 @@ export function printIngestSummary(s: IngestSummary, out = process.stdout): void
     `ingest ${s.status}: ${s.filesSeen} tables seen, ${s.tablesIngested} ingested, ${s.tablesSkipped} unchanged, ` +
       `${s.tablesFailed} failed, ${s.tablesRemoved} removed, ${s.rowsProfiled.toLocaleString('en')} rows in ${(s.durationMs / 1000).toFixed(1)} s (run ${s.runId})\n`,
   );
-  for (const e of s.errors) out.write(`  error   ${e.code} ${e.message}\n`);
+  for (const e of s.errors) out.write(`  error   ${e.path}: ${e.code} ${e.message}\n`);
   for (const w of s.warnings.slice(0, 50)) out.write(`  warning ${w.path}: ${w.message}\n`);
   if (s.warnings.length > 50) out.write(`  … ${s.warnings.length - 50} more warnings (see ingestRun ${s.runId})\n`);
 }
 
+/** The exit code an ingest's outcome maps to (see exitCodes.ts). */
+export function ingestExitCode(s: IngestSummary, signal?: NodeJS.Signals): number {
+  if (s.status === 'interrupted') return signal === 'SIGTERM' ? ExitCode.INTERRUPTED_SIGTERM : ExitCode.INTERRUPTED_SIGINT;
+  if (s.status === 'failed') return ExitCode.ERROR;
+  if (s.status === 'partial') return ExitCode.INGEST_PARTIAL;
+  return ExitCode.OK;
+}
+
+/** How often the CLI checks that the process that started it is still there. */
+const PARENT_CHECK_MS = 250;
+
+/**
+ * Aborts `controller` on the first SIGINT/SIGTERM (the ingest stops after the table being
+ * written); a second signal exits at once. Returns which signal came, and a function removing
+ * the handlers.
+ *
+ * `npx graft` runs npm, which runs `sh -c graft ...`, which runs this process: npm forwards a
+ * SIGTERM to the shell only, the shell dies and this process is orphaned. So losing the parent
+ * process counts as a SIGTERM too (Ctrl-C reaches the whole process group and needs no help).
+ */
+function abortOnSignals(controller: AbortController, what: string): { received: () => NodeJS.Signals | undefined; dispose: () => void } {
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (sig: NodeJS.Signals, why: string = sig) => {
+    if (received) {
+      process.stderr.write(`graft: ${why} again: exiting now\n`);
+      process.exit(sig === 'SIGTERM' ? ExitCode.INTERRUPTED_SIGTERM : ExitCode.INTERRUPTED_SIGINT);
+    }
+    received = sig;
+    process.stderr.write(`\ngraft: ${why}: stopping ${what} after the current table (send it again to exit at once)\n`);
+    controller.abort(new Error(`${why}`));
+  };
+  const parent = process.ppid;
+  const parentWatch = setInterval(() => {
+    if (process.ppid !== parent && !received) onSignal('SIGTERM', `SIGTERM (the process that started graft, pid ${parent}, is gone)`);
+  }, PARENT_CHECK_MS);
+  parentWatch.unref();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    received: () => received,
+    dispose() {
+      clearInterval(parentWatch);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/**
+ * Ingests a lake root with a progress reporter, stopping cleanly on SIGINT/SIGTERM, and sets
+ * process.exitCode from the outcome. `graft ingest` and `graft demo` share it.
+ */
+export async function runIngestCommand(lakePath: string, opts: { sampleRows?: number; json?: boolean }): Promise<IngestSummary> {
+  const [{ ingestLake }, { lineageFromEnv }] = await Promise.all([import('../../ingest/index.js'), import('../../api/lineage.js')]);
+  return withContext(async ({ db, embedder }) => {
+    const progress = ingestProgressReporter();
+    const controller = new AbortController();
+    const signals = abortOnSignals(controller, 'the ingest');
+    let summary: IngestSummary;
+    try {
+      const lineage = lineageFromEnv(process.env, (m) => process.stderr.write(`graft ingest: ${m}\n`));
+      summary = await ingestLake(db, lakePath, { embedder, sampleRows: opts.sampleRows, onProgress: progress.onProgress, signal: controller.signal, lineage });
+    } finally {
+      progress.stop();
+      signals.dispose();
+    }
+    if (opts.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    else printIngestSummary(summary);
+    process.exitCode = ingestExitCode(summary, signals.received());
+    return summary;
+  });
+}
+
 export async function printTables(opts: { filter?: string; limit?: number; json?: boolean }): Promise<void> {
+  const { catalogCounts, listTableSummaries } = await import('../../catalog/index.js');
   await withContext(async ({ db }) => {
     const rows = await listTableSummaries(db, { nameContains: opts.filter, limit: opts.limit });
     if (opts.json) {
@@ -39,19 +112,47 @@ export function registerCatalogCommands(program: Command): void {
     .argument('<path>', 'folder, file or .sqlite database')
     .option('--sample-rows <n>', 'rows per table used for column statistics (counts stay exact)', (v) => Number(v))
     .option('--json', 'print the run summary as JSON')
+    .addHelpText(
+      'after',
+      '\nExit code 0: every table ingested or unchanged; 3: some files failed (their errors: graft ingest-run <id>);\n' +
+        '1: every file failed or the path is bad; 130/143: stopped by SIGINT/SIGTERM after the table being written\n' +
+        '(the run reads interrupted; ingesting again resumes, unchanged tables are skipped).\n',
+    )
     .action(async (lakePath: string, opts: { sampleRows?: number; json?: boolean }) => {
-      await withContext(async ({ db, embedder }) => {
-        const progress = ingestProgressReporter();
-        let summary: IngestSummary;
-        try {
-          const lineage = lineageFromEnv(process.env, (m) => process.stderr.write(`graft ingest: ${m}\n`));
-          summary = await ingestLake(db, lakePath, { embedder, sampleRows: opts.sampleRows, onProgress: progress.onProgress, lineage });
-        } finally {
-          progress.stop();
+      await runIngestCommand(lakePath, opts);
+    });
+
+  program
+    .command('ingest-run')
+    .description("show an ingest run: status, counts and per-file errors (default: the newest run)")
+    .argument('[id]', 'run id or a unique prefix of it (printed at the end of every ingest)')
+    .option('--json', 'JSON output')
+    .action(async (ref: string | undefined, opts: { json?: boolean }) => {
+      const { findIngestRun } = await import('../../catalog/index.js');
+      await withContext(async ({ db }) => {
+        const run = await findIngestRun(db, ref);
+        if (!run) {
+          process.stderr.write(ref === undefined ? 'no ingest run recorded yet\n' : `no ingest run with id ${ref}\n`);
+          process.exitCode = ExitCode.ERROR;
+          return;
         }
-        if (opts.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-        else printIngestSummary(summary);
-        if (summary.status === 'failed') process.exitCode = 1;
+        const errors = run.errors as unknown as IngestIssue[];
+        const warnings = run.warnings as unknown as { path: string; message: string }[];
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify({ ...run, rowsProfiled: Number(run.rowsProfiled) }, null, 2)}\n`);
+          return;
+        }
+        process.stdout.write(
+          `run ${run.id}: ${run.status}\n  path     ${run.path}\n  started  ${run.startedAt.toISOString()}` +
+            `${run.finishedAt ? `, finished ${run.finishedAt.toISOString()}` : ''}\n` +
+            `  tables   ${run.filesSeen} seen, ${run.tablesIngested} ingested, ${run.tablesSkipped} unchanged, ${run.tablesFailed} failed; ` +
+            `${Number(run.rowsProfiled).toLocaleString('en')} rows profiled\n`,
+        );
+        if (errors.length) {
+          process.stdout.write(`errors (${errors.length}):\n`);
+          for (const e of errors) process.stdout.write(`  ${e.path}\n    ${e.code} ${e.message}\n`);
+        }
+        if (warnings.length) process.stdout.write(`warnings: ${warnings.length} (--json lists them)\n`);
       });
     });
 
@@ -69,6 +170,7 @@ export function registerCatalogCommands(program: Command): void {
     .argument('<ref>', 'table name, id or uri (a name may match several tables)')
     .option('--json', 'JSON output')
     .action(async (ref: string, opts: { json?: boolean }) => {
+      const { findTables, joinNeighbours, unionNeighbours } = await import('../../catalog/index.js');
       await withContext(async ({ db }) => {
         const tables = await findTables(db, ref);
         if (tables.length === 0) {

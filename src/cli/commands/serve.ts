@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
-import { startServer, type EngineApi } from '../../api/index.js';
-import { embedderConfigFromEnv } from '../../embed/index.js';
-import { createEngine, EnginePool } from '../../engine/index.js';
-import { withEnrichment } from '../../enrich/index.js';
+import type { EngineApi } from '../../api/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { openContext } from '../context.js';
@@ -34,6 +31,13 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'interface to bind (0.0.0.0 exposes it: set GRAFT_REQUIRE_AUTH=1)', process.env.GRAFT_HOST ?? '127.0.0.1')
     .option('--federation', 'serve an Apollo Federation 2 subgraph (@key on Table and Column); same as GRAFT_FEDERATION=1')
     .action(async (opts: { port: number; host: string; federation?: boolean }) => {
+      // The server and the engine load only when serving (graft --help stays fast).
+      const [{ startServer }, { embedderConfigFromEnv }, { createEngine, EnginePool }, { withEnrichment }] = await Promise.all([
+        import('../../api/index.js'),
+        import('../../embed/index.js'),
+        import('../../engine/index.js'),
+        import('../../enrich/index.js'),
+      ]);
       const ctx = await openContext();
       try {
         const value = valueConfigFromEnv(process.env);

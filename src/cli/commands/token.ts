@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { createApiToken, listApiTokens, revokeApiToken } from '../../api/index.js';
 import { withContext } from '../context.js';
 import { printTable } from '../table.js';
 
@@ -18,6 +17,7 @@ export function registerTokenCommands(program: Command): void {
     .option('--grant <pattern>', "tables it may see, repeatable: 'sales.*', 'hr.employees', '*' (everything, and ingest/delete)", (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--json', 'JSON output')
     .action(async (opts: { name: string; grant: string[]; json?: boolean }) => {
+      const { createApiToken } = await import('../../api/auth/tokens.js');
       await withContext(async ({ db }) => {
         const t = await createApiToken(db, { name: opts.name, grants: opts.grant });
         if (opts.json) {
@@ -36,6 +36,7 @@ export function registerTokenCommands(program: Command): void {
     .description('list tokens (never their secrets)')
     .option('--json', 'JSON output')
     .action(async (opts: { json?: boolean }) => {
+      const { listApiTokens } = await import('../../api/auth/tokens.js');
       await withContext(async ({ db }) => {
         const tokens = await listApiTokens(db);
         if (opts.json) {
@@ -56,6 +57,7 @@ export function registerTokenCommands(program: Command): void {
     .description('revoke a token by id (or display prefix); requests with it are refused from then on')
     .argument('<id>', 'token id or prefix')
     .action(async (ref: string) => {
+      const { revokeApiToken } = await import('../../api/auth/tokens.js');
       await withContext(async ({ db }) => {
         if (await revokeApiToken(db, ref)) {
           process.stdout.write(`revoked ${ref}\n`);

@@ -1,10 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { listValueModels } from '../../catalog/index.js';
 import { BadInputError } from '../../util/errors.js';
-import { trainAndStoreValueModel } from '../../value/catalogTraining.js';
-import { DEFAULT_TRANSITION_OPTIONS } from '../../value/transitions.js';
+import { DEFAULT_TRANSITION_OPTIONS } from '../../value/defaults.js';
 import { withContext } from '../context.js';
 import { printTable } from '../table.js';
 
@@ -78,6 +76,7 @@ export function registerValueCommands(program: Command): void {
         if (!Number.isInteger(n) || n < 1) throw new BadInputError(`--hidden must list positive integers (got "${flags.hidden}")`);
         return n;
       });
+      const { trainAndStoreValueModel } = await import('../../value/catalogTraining.js');
       await withContext(async ({ db, embedder }) => {
         const progress = trainingProgress();
         let result;
@@ -105,6 +104,7 @@ export function registerValueCommands(program: Command): void {
     .command('list')
     .description('stored value models, newest first')
     .action(async () => {
+      const { listValueModels } = await import('../../catalog/index.js');
       await withContext(async ({ db }) => {
         const models = await listValueModels(db);
         if (models.length === 0) {

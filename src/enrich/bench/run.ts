@@ -3,7 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CatalogView } from '../../bench/catalogView.js';
 import { gitCommit, machineInfo, type MachineInfo } from '../../bench/machine.js';
-import { BASELINE_METHODS, createRetrievalMethod, type BenchContext, type RetrievalMethod } from '../../bench/methods.js';
+import { createRetrievalMethod, type BenchContext, type RetrievalMethod } from '../../bench/methods.js';
+import { DEFAULT_BUDGETS, ENRICH_METHODS } from '../../bench/defaults.js';
 import { macroAverage, questionMetrics, type MacroMetrics, type QuestionMetrics } from '../../bench/metrics.js';
 import { openCatalog } from '../../catalog/index.js';
 import { createEmbedder, embedderConfigFromEnv } from '../../embed/index.js';
@@ -18,8 +19,8 @@ import type { EnrichTask } from '../types.js';
 import { readEnrichManifest, type EnrichDatasetGold } from './buildLake.js';
 import { crossValidate, PREDICTOR_DEFAULTS, type PredictorOptions } from './predictor.js';
 
-export const ENRICH_BUDGETS = [5, 10, 15];
-export const ENRICH_METHODS = ['graft', ...BASELINE_METHODS];
+export const ENRICH_BUDGETS = DEFAULT_BUDGETS;
+export { ENRICH_METHODS };
 /** Rows of a fused table the predictor reads (a fan-out join can multiply the base's rows). */
 export const MAX_FUSED_ROWS = 20_000;
 

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# CLI start-up: wall time of `graft --help` and `graft tables` on the demo catalog, through npx
+# and through the bin script directly (npx adds npm's own start-up). Figures go to
+# docs/BENCHMARKS.md (section cli). Usage: bash bench/cli-startup.sh [runs]   (default 3)
+# Needs the demo catalog in $GRAFT_HOME (default /tmp/graft-bench-home; built on first use).
+set -euo pipefail
+runs="${1:-3}"
+export GRAFT_HOME="${GRAFT_HOME:-/tmp/graft-bench-home}"
+[ -d "$GRAFT_HOME/db" ] || node bin/graft.mjs demo >/dev/null
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+for cmd in "npx graft --help" "node bin/graft.mjs --help" "npx graft tables" "node bin/graft.mjs tables"; do
+  times=()
+  for _ in $(seq "$runs"); do
+    s=$(date +%s.%N); $cmd >/dev/null 2>&1; e=$(date +%s.%N)
+    times+=("$(echo "$e - $s" | bc)")
+  done
+  printf '%-28s median %.2f s  (runs: %s)\n' "$cmd" "$(printf '%s\n' "${times[@]}" | median)" "${times[*]}"
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, node $(node --version)"

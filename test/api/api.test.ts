@@ -421,10 +421,11 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
       const mixed = await api.gql(`{ __schema { types { name } } ${huge.slice(1, -1)} }`);
       expect(mixed.status).toBe(400);
       expect(mixed.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'complexity' });
-      // Aliased engine calls next to an introspection field are no cheaper either.
+      // Aliased engine calls next to an introspection field are no cheaper either: the engine-field
+      // cap refuses them before their complexity is summed.
       const engines = Array.from({ length: 120 }, (_, i) => `s${i}: synthesize(question: "club") { id }`).join(' ');
       const aliased = await api.gql(`{ __typename __type(name: "Query") { name } ${engines} }`);
-      expect(aliased.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'complexity' });
+      expect(aliased.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'engineFields' });
       // Free introspection is still bounded: graphql-js's MaxIntrospectionDepthRule refuses deep nesting.
       const nested = await api.gql('{ __schema { types { fields { type { fields { type { fields { type { fields { name } } } } } } } } } }');
       expect(nested.status).toBe(400);

@@ -148,7 +148,9 @@ describe('graft ingest from the command line', () => {
     expect(run.tablesIngested).toBeLessThan(total);
     const tables = await runJson<{ name: string; columnCount: number }[]>(home, 'tables', '--filter', 't');
     const ours = tables.filter((t) => /^t\d{3}$/.test(t.name));
-    expect(ours.length).toBe(run.tablesIngested);
+    // Tables the stopped run committed wait (pending, invisible) for their embeddings, which the
+    // next run writes: none is visible half-made.
+    expect(ours.length).toBeLessThanOrEqual(run.tablesIngested);
     expect(ours.every((t) => t.columnCount === 3)).toBe(true);
 
     const again = npxGraft(home, 'ingest', lake);

@@ -71,7 +71,11 @@ function limitError(message: string, limit: 'depth' | 'complexity' | 'engineFiel
   });
 }
 
-export function queryDepth(document: DocumentNode, operationName?: string | null): number {
+/** The operation a request runs (by name, else the first) and the document's fragments by name. */
+function selectedOperation(
+  document: DocumentNode,
+  operationName?: string | null,
+): { op: OperationDefinitionNode; fragments: Map<string, FragmentDefinitionNode> } | null {
   const fragments = new Map<string, FragmentDefinitionNode>();
   const operations: OperationDefinitionNode[] = [];
   for (const d of document.definitions) {
@@ -79,7 +83,13 @@ export function queryDepth(document: DocumentNode, operationName?: string | null
     else if (d.kind === Kind.OPERATION_DEFINITION) operations.push(d);
   }
   const op = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
-  if (!op) return 0;
+  return op ? { op, fragments } : null;
+}
+
+export function queryDepth(document: DocumentNode, operationName?: string | null): number {
+  const selected = selectedOperation(document, operationName);
+  if (!selected) return 0;
+  const { op, fragments } = selected;
   const depthOf = (set: SelectionSetNode | undefined, visiting: Set<string>): number => {
     if (!set) return 0;
     let max = 0;
@@ -132,14 +142,9 @@ export function costEstimator(defaultFirst: number): ComplexityEstimator {
 
 /** Engine root fields of the operation, each alias counted (fragments at the root followed). */
 export function engineFieldCount(document: DocumentNode, operationName?: string | null): number {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  const operations: OperationDefinitionNode[] = [];
-  for (const d of document.definitions) {
-    if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-    else if (d.kind === Kind.OPERATION_DEFINITION) operations.push(d);
-  }
-  const op = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
-  if (!op) return 0;
+  const selected = selectedOperation(document, operationName);
+  if (!selected) return 0;
+  const { op, fragments } = selected;
   const count = (set: SelectionSetNode, visiting: Set<string>): number => {
     let n = 0;
     for (const sel of set.selections) {

@@ -21,22 +21,12 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { LakeReadError } from '../util/errors.js';
 import { csvReadExpression, quickCsvOptions } from './csv.js';
+import { formatForPath } from './formats.js';
 import { sqlString } from './sql.js';
 import type { CsvReadOptions, LakeEntry, LakeFormat } from './types.js';
 
 /** `key=value` folder names (the value may be empty: Hive writes `__HIVE_DEFAULT_PARTITION__` or nothing). */
 const PARTITION_DIR = /^[^=]+=/;
-
-const DATA_FORMAT_BY_EXTENSION: Record<string, LakeFormat> = {
-  '.csv': 'csv',
-  '.tsv': 'csv',
-  '.txt': 'csv',
-  '.parquet': 'parquet',
-  '.sqlite': 'sqlite',
-  '.sqlite3': 'sqlite',
-  '.db': 'sqlite',
-  '.duckdb': 'duckdb',
-};
 
 export interface HiveDataFile {
   /** Absolute path. */
@@ -101,7 +91,7 @@ export function scanHiveFolder(dir: string): HiveFolder | { problem: string } {
         if (problem) return problem;
       } else if (st.isFile()) {
         const ext = extname(name);
-        const format = DATA_FORMAT_BY_EXTENSION[ext.toLowerCase()];
+        const format = formatForPath(name);
         if (format) files.push({ path, rel: childRel, size: st.size, mtimeMs: st.mtimeMs, keys, format, ext });
       }
     }

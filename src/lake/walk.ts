@@ -7,9 +7,10 @@ import { isPostgresUrl, listPostgresTables } from './postgres.js';
 import { icebergCatalogTables, isIcebergSqlCatalog } from './iceberg/catalog.js';
 import { isRestCatalogUrl, restCatalogTables } from './iceberg/rest.js';
 import { isIcebergTableDir } from './iceberg/table.js';
+import { formatForPath } from './formats.js';
 import { isHiveFolder, scanHiveFolder } from './hive.js';
 import { listSqliteTables } from './sqlite.js';
-import type { LakeEntry, LakeFormat } from './types.js';
+import type { LakeEntry } from './types.js';
 
 export interface LakeProblem {
   path: string;
@@ -21,21 +22,6 @@ export interface LakeListing {
   problems: LakeProblem[];
 }
 
-const FORMAT_BY_EXTENSION: Record<string, LakeFormat> = {
-  '.csv': 'csv',
-  '.tsv': 'csv',
-  '.txt': 'csv',
-  '.parquet': 'parquet',
-  '.sqlite': 'sqlite',
-  '.sqlite3': 'sqlite',
-  '.db': 'sqlite',
-  '.duckdb': 'duckdb',
-};
-
-/** Lake format for a file name, or null when the extension is not one the lake reads. */
-export function formatForPath(path: string): LakeFormat | null {
-  return FORMAT_BY_EXTENSION[extname(path).toLowerCase()] ?? null;
-}
 
 /**
  * Entries under `root`: a folder (walked recursively in code-point order of names, hidden

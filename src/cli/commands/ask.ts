@@ -4,6 +4,7 @@ import type { SynthesisResult } from '../../engine/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { withContext } from '../context.js';
+import { intOption } from '../options.js';
 import { printTable } from '../table.js';
 import { printEnrichment } from './enrich.js';
 import { readFile } from 'node:fs/promises';
@@ -19,24 +20,16 @@ interface AskFlags {
   value?: string;
 }
 
-function intValue(name: string) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n)) throw new BadInputError(`--${name} must be an integer (got "${v}")`);
-    return n;
-  };
-}
-
 export function registerAskCommand(program: Command): void {
   program
     .command('ask')
     .description('answer a question with a connected set of tables and the plan that fuses them')
     .argument('<question>', 'natural-language question')
-    .option('--budget <n>', 'most tables in the answer (L)', intValue('budget'), 10)
-    .option('--beam <n>', 'beam width (B)', intValue('beam'))
+    .option('--budget <n>', 'most tables in the answer (L)', intOption('budget'), 10)
+    .option('--beam <n>', 'beam width (B)', intOption('beam'))
     .option('--intent <source>', 'offline | llm | file:<intent-graph.json>', 'offline')
     .option('--json', 'print the whole result as JSON')
-    .option('--preview <n>', 'run the fused SQL and show its first N rows', intValue('preview'))
+    .option('--preview <n>', 'run the fused SQL and show its first N rows', intOption('preview'))
     .option('--explain', 'print the IGMS score decomposition')
     .option('--value <name>', 'value function: heuristic | learned (default: learned when a model matches the lake)')
     .option('--exact', 'GRAFT-Exact: enumerate the capped candidate region instead of beam search')

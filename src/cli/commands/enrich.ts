@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { createEngine } from '../../engine/index.js';
-import { enrichTable, type EnrichResult } from '../../enrich/index.js';
-import { BadInputError } from '../../util/errors.js';
+import type { EnrichResult } from '../../enrich/index.js';
 import { withContext } from '../context.js';
+import { intOption } from '../options.js';
 import { printTable } from '../table.js';
 
 interface EnrichFlags {
@@ -14,26 +13,20 @@ interface EnrichFlags {
   explain?: boolean;
 }
 
-function intValue(name: string) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n)) throw new BadInputError(`--${name} must be an integer (got "${v}")`);
-    return n;
-  };
-}
-
 export function registerEnrichCommand(program: Command): void {
   program
     .command('enrich')
     .description('find the lake tables that add rows (unions) or attributes (key joins) to a base table for predicting its target')
     .argument('<table>', 'base table: catalog id, or name when only one table has it')
     .requiredOption('--target <column>', 'the prediction target (a column of the base table)')
-    .option('--budget <n>', 'most tables added (L)', intValue('budget'), 10)
+    .option('--budget <n>', 'most tables added (L)', intOption('budget'), 10)
     .option('--features <names>', 'comma-separated feature columns to keep (default: all; a leaking column is kept only when named)')
-    .option('--preview <n>', 'run the enriched SQL and show its first N rows', intValue('preview'))
+    .option('--preview <n>', 'run the enriched SQL and show its first N rows', intOption('preview'))
     .option('--explain', 'print the IGMS score decomposition')
     .option('--json', 'print the whole result as JSON')
     .action(async (table: string, flags: EnrichFlags) => {
+      // The engine loads only when the command runs (graft --help stays fast).
+      const [{ createEngine }, { enrichTable }] = await Promise.all([import('../../engine/index.js'), import('../../enrich/index.js')]);
       await withContext(async ({ db, embedder }) => {
         const engine = createEngine(db, embedder, { valueModel: 'off' });
         const features = flags.features?.split(',').map((f) => f.trim()).filter((f) => f !== '');

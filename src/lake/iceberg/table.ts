@@ -282,8 +282,28 @@ function identityPartitions(meta: Json): Map<number, Map<number, string>> {
 }
 
 /** Loads a table's current snapshot and plans its scan. Errors name the metadata file. */
+/**
+ * Plans of recently read tables, by metadata file (size and mtime included). A metadata file is
+ * never rewritten in place (a commit writes a new one), so fusing or previewing the same
+ * snapshot again reuses the plan instead of re-reading its manifests and deletion vectors.
+ */
+const PLAN_CACHE_SIZE = 64;
+const planCache = new Map<string, Promise<IcebergScanPlan>>();
+
 export async function loadIcebergTable(input: string): Promise<IcebergScanPlan> {
   const metadataPath = findMetadataFile(input);
+  const st = statSync(metadataPath);
+  const key = `${metadataPath}\0${st.size}\0${st.mtimeMs}`;
+  const cached = planCache.get(key);
+  if (cached) return cached;
+  const planned = planIcebergTable(metadataPath);
+  planCache.set(key, planned);
+  planned.catch(() => planCache.delete(key));
+  while (planCache.size > PLAN_CACHE_SIZE) planCache.delete(planCache.keys().next().value!);
+  return planned;
+}
+
+async function planIcebergTable(metadataPath: string): Promise<IcebergScanPlan> {
   const meta = readMetadata(metadataPath);
   const metaDir = dirname(metadataPath);
   const tableDir = basename(metaDir) === 'metadata' ? dirname(metaDir) : metaDir;

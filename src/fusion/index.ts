@@ -1,7 +1,7 @@
 /** Public API of the fusion layer: a chosen table set -> union groups, join tree, one DuckDB statement. */
 export { planFusion } from './plan.js';
 export { previewFusion, countFusion, jsonSafeValue, DEFAULT_MAX_COPIED_ROWS, type FusionRunOptions } from './execute.js';
-export { fusionSource, lakeEntryOf, tableSourceExpression, type SourceCopier } from './source.js';
+export { fusionSource, lakeEntryOf, type SourceCopier } from './source.js';
 export { FusionExecutionError } from './errors.js';
 export {
   DEFAULT_UNION_THRESHOLD,

@@ -96,8 +96,3 @@ export function fusionSource(table: FusionTable): FusionSource | null {
   if (!copier) return null;
   return { tableId: table.id, name: table.name, entry, expression: copier.expression(entry), setupSql: null, copiedBy: copier.via };
 }
-
-/** The table expression `plan.sql` reads `table` with (`sqlite_scan(...)` for SQLite), or null. */
-export function tableSourceExpression(table: FusionTable): string | null {
-  return fusionSource(table)?.expression ?? null;
-}

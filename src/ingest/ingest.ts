@@ -73,13 +73,21 @@ export interface IngestOptions {
 /** Where in the ingest a run row is: what the API's `ingestRun` polling shows. */
 const PROGRESS_FLUSH_MS = 1000;
 
+/**
+ * The root a run records: a PostgreSQL schema's URL without password (credentials stay in this
+ * process), an Iceberg REST catalog URL (no folder to stat or confine), else the absolute path.
+ */
+function ingestRoot(rootPath: string): { root: string; pgSource?: ReturnType<typeof parsePostgresSource>; isRest: boolean } {
+  if (isPostgresUrl(rootPath)) {
+    const pgSource = parsePostgresSource(rootPath);
+    return { root: pgSource.root, pgSource, isRest: false };
+  }
+  if (isRestCatalogUrl(rootPath)) return { root: rootPath.replace(/\/+$/, ''), isRest: true };
+  return { root: path.resolve(rootPath), isRest: false };
+}
+
 export async function startIngestRun(db: CatalogDatabase, rootPath: string): Promise<string> {
-  const where = isPostgresUrl(rootPath)
-    ? parsePostgresSource(rootPath).root
-    : isRestCatalogUrl(rootPath)
-      ? rootPath.replace(/\/+$/, '')
-      : path.resolve(rootPath);
-  return createIngestRun(db, where);
+  return createIngestRun(db, ingestRoot(rootPath).root);
 }
 
 /**
@@ -93,12 +101,8 @@ export async function startIngestRun(db: CatalogDatabase, rootPath: string): Pro
  */
 export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: IngestOptions): Promise<IngestSummary> {
   const started = Date.now();
-  // A PostgreSQL schema: the root is its URL without password (credentials stay in this process).
-  // An Iceberg REST catalog URL is a root too: it has no folder to stat or confine.
-  const pgSource = isPostgresUrl(rootPath) ? parsePostgresSource(rootPath) : undefined;
+  const { root, pgSource, isRest } = ingestRoot(rootPath);
   if (pgSource) rememberPostgresCredentials(pgSource);
-  const isRest = !pgSource && isRestCatalogUrl(rootPath);
-  const root = pgSource ? pgSource.root : isRest ? rootPath.replace(/\/+$/, '') : path.resolve(rootPath);
   const rootStat = pgSource || isRest ? null : await stat(root).catch(() => null);
   if (!pgSource && !isRest && !rootStat) throw new BadInputError(`ingest path does not exist: ${root}`, { path: root });
 

@@ -62,8 +62,7 @@ export function duckdbSourceExpression(entry: LakeEntry): string | null {
     case 'sqlite':
       return null;
     case 'iceberg':
-      // Needs the manifests (async): use `loadIcebergTable(path).sql`, or the stored
-      // `TableProfile.sourceExpression` of the snapshot that was profiled.
+      // Needs the manifests (async): `loadIcebergTable(path).sql` (fusion resolves it at run time).
       return null;
     default:
       return null;

@@ -33,7 +33,7 @@ export class GraftMethod implements RetrievalMethod {
 
   async prepare(ctx: BenchContext): Promise<void> {
     this.ctx = ctx;
-    this.engine = createEngine(ctx.db, ctx.embedder, { valueModel: this.value === 'learned' ? 'auto' : 'off' });
+    this.engine = createEngine(ctx.db, ctx.embedder, { valueModel: this.value === 'learned' ? 'auto' : 'off', loadValueModel: async (db, o) => (await import('../value/loader.js')).loadLearnedValueFunction(db, o) });
     await this.engine.snapshot(); // load the lake graph before the clock starts
     if (typeof this.value !== 'string') this.engine.registerValueFunction(this.value);
     if (this.value === 'learned') {

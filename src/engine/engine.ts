@@ -1,10 +1,8 @@
 import type { CatalogDatabase } from '../catalog/database.js';
-import { columnEmbeddingText, embedQuery, type Embedder } from '../embed/index.js';
+import { embedQuery, type Embedder } from '../embed/index.js';
 import { planFusion, previewFusion, type FusionInput, type FusionPlan, type ValueFilter } from '../fusion/index.js';
 import { explainIgms, pieceObjective } from '../igms/index.js';
-import { isCorpusFitted } from '../ingest/refreshEmbeddings.js';
 import {
-  intentAtoms,
   LlmIntentExtractor,
   llmConfigFromEnv,
   OfflineExtractor,
@@ -13,14 +11,14 @@ import {
   type IntentGraph,
 } from '../intent/index.js';
 import {
+  buildSynthesisModel,
+  fitQuestionEmbedder,
+  loadLakeSnapshot,
   checkpoint,
   DEFAULT_SEARCH_OPTIONS,
   LakeSnapshot,
-  labelTokens,
   searchSynthesis,
-  SupportScorer,
   SynthesisModel,
-  type AtomContext,
   type ValueFunction,
 } from '../search/index.js';
 import type { ValueModelRecord } from '../catalog/index.js';
@@ -62,6 +60,16 @@ export interface EngineOptions {
    * the main thread loaded and shipped: they never open the catalog themselves.
    */
   loadSnapshot?: () => Promise<LakeSnapshot>;
+  /**
+   * Loads the learned value model matching the catalog's lake state (value's
+   * `loadLearnedValueFunction`). Passed in by the caller so the engine does not import value
+   * (value builds its training models through search); without it `valueModel: 'auto'` falls
+   * back to the heuristic.
+   */
+  loadValueModel?: (
+    db: CatalogDatabase,
+    opts: { provider?: 'cpu' | 'cuda'; log?: (msg: string) => void },
+  ) => Promise<{ fn: ValueFunction; record: ValueModelRecord; provider: 'cpu' | 'cuda' } | { fn: null; reason: string }>;
 }
 
 export interface ValueModelStatus {
@@ -99,8 +107,8 @@ export function createEngine(db: CatalogDatabase | null, embedder: Embedder, opt
         if ((options.valueModel ?? 'auto') === 'off' || !db) return { defaultValueFunction: 'heuristic', model: null, reason: 'learned value model disabled' };
         let r;
         try {
-          const { loadLearnedValueFunction } = await import('../value/loader.js');
-          r = await loadLearnedValueFunction(db, { provider: options.valueProvider, log: options.log });
+          if (!options.loadValueModel) return { defaultValueFunction: 'heuristic', model: null, reason: 'no learned value model loader given (EngineOptions.loadValueModel)' };
+          r = await options.loadValueModel(db, { provider: options.valueProvider, log: options.log });
         } catch (err) {
           // A model that cannot be loaded must not take question answering down with it.
           const reason = `learned value model not loaded: ${(err as Error).message}`;
@@ -124,12 +132,8 @@ export function createEngine(db: CatalogDatabase | null, embedder: Embedder, opt
     if (!base) {
       base = (async () => {
         if (!db && !options.loadSnapshot) throw new Error('createEngine without a catalog needs options.loadSnapshot');
-        const snap = options.loadSnapshot ? await options.loadSnapshot() : await LakeSnapshot.load(db!);
-        if (isCorpusFitted(embedder)) {
-          // Questions must be embedded with the IDF statistics the column vectors were made with.
-          embedder.fit(snap.tables.flatMap((t) => t.columns.map((c) => columnEmbeddingText(t.name, c))));
-        }
-        return snap;
+        if (options.loadSnapshot) return fitQuestionEmbedder(await options.loadSnapshot(), embedder);
+        return loadLakeSnapshot(db!, embedder);
       })();
       base.catch(() => {
         base = null;
@@ -166,28 +170,7 @@ export function createEngine(db: CatalogDatabase | null, embedder: Embedder, opt
     return { graph: r.graph, source: 'offline', warnings: r.warnings, elapsedMs: performance.now() - started };
   };
 
-  const modelFor = async (graph: IntentGraph, snapshot: LakeSnapshot): Promise<{ model: SynthesisModel; atoms: IntentAtom[] }> => {
-    const atoms = intentAtoms(graph);
-    const index = new Map(atoms.map((a, i) => [a.id, i]));
-    const labels = atoms.map((a) => (a.kind === 'relation' ? '' : a.label));
-    const vectors = await embedder.embed(labels.map((l) => l || ' '));
-    const contexts: AtomContext[] = atoms.map((atom, i) => {
-      const groundedTables = new Map<string, number>();
-      for (const g of atom.grounding) {
-        if (!snapshot.tableById.has(g.tableId)) continue;
-        groundedTables.set(g.tableId, Math.max(groundedTables.get(g.tableId) ?? 0, g.score));
-      }
-      return {
-        atom,
-        tokens: labelTokens(atom.label),
-        embedding: atom.kind === 'relation' || snapshot.embedderId !== embedder.id ? null : vectors[i],
-        groundedTables,
-        parent: atom.kind === 'attribute' || atom.kind === 'value' ? (index.get(atom.parentIds[0]) ?? -1) : -1,
-      };
-    });
-    const scorer = new SupportScorer(snapshot, contexts);
-    return { model: new SynthesisModel(snapshot, atoms, scorer), atoms };
-  };
+  const modelFor = (graph: IntentGraph, snapshot: LakeSnapshot) => buildSynthesisModel(graph, snapshot, embedder);
 
   const engine: EngineApi = {
     snapshot: async (allow) => (await view(allow)).snapshot,

@@ -1,6 +1,7 @@
 export { LakeSnapshot, type SnapshotTable, type SnapshotColumn, type SnapshotJoin, type SnapshotUnion, type Neighbour } from './snapshot.js';
 export { SupportScorer, labelTokens, tokenCoverage, DEFAULT_SUPPORT_OPTIONS, type AtomContext, type SupportOptions } from './support.js';
 export { SynthesisModel, DEFAULT_SYNTHESIS_OPTIONS, type SynthesisModelOptions, type RelationRealisation } from './synthesisModel.js';
+export { buildSynthesisModel, fitQuestionEmbedder, loadLakeSnapshot } from './buildModel.js';
 export { HeuristicValueFunction, reachableSupport, type ValueFunction, type SearchAction, type SearchState, type ValueContext } from './valueFunction.js';
 export { anchorRegion, type Region, type RegionOptions } from './region.js';
 export { beamSearch, admissibleActions, type BeamOptions, type BeamResult } from './beamSearch.js';

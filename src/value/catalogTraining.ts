@@ -1,6 +1,7 @@
 import { lakeFingerprint, saveValueModel, type CatalogDatabase, type ValueModelRecord } from '../catalog/index.js';
 import type { Embedder } from '../embed/index.js';
-import { createEngine } from '../engine/index.js';
+import { OfflineExtractor, parseIntentGraph } from '../intent/index.js';
+import { buildSynthesisModel, loadLakeSnapshot } from '../search/index.js';
 import { BadInputError } from '../util/errors.js';
 import { trainValueModel, type TrainValueOptions, type TrainedValueModel } from './train.js';
 
@@ -15,11 +16,12 @@ export interface CatalogTrainingResult {
  */
 export async function trainAndStoreValueModel(db: CatalogDatabase, embedder: Embedder, opts: TrainValueOptions = {}): Promise<CatalogTrainingResult> {
   const fingerprint = await lakeFingerprint(db);
-  // Trajectories are replayed with the heuristic engine's own model builder: no learned model is loaded.
-  const engine = createEngine(db, embedder, { valueModel: 'off' });
-  const snapshot = await engine.snapshot();
+  // Trajectories are replayed with the engine's own model builder (search's buildSynthesisModel)
+  // over the whole lake, grounded by the offline extractor as the engine grounds them.
+  const snapshot = await loadLakeSnapshot(db, embedder);
   if (snapshot.tables.length === 0) throw new BadInputError('the catalog holds no tables: ingest a lake before training a value model');
-  const model = await trainValueModel(snapshot, (intent) => engine.modelForIntent(intent), opts);
+  const extractor = new OfflineExtractor(snapshot.vocabulary());
+  const model = await trainValueModel(snapshot, (intent) => buildSynthesisModel(extractor.ground(parseIntentGraph(intent)), snapshot, embedder), opts);
   const { q: _weights, ...stored } = model;
   const record = await saveValueModel(db, {
     ...stored,

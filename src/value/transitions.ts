@@ -6,7 +6,7 @@ import { FEATURE_DIM, STATE_DIM, stateActionFeatures, summariseState } from './f
 import type { TransitionData } from './iql.js';
 import { compressToIntent, expandFromSeed, sampleSeeds, type SampledSubgraph, type SamplerKind } from './trajectories/index.js';
 
-/** Builds the synthesis model of an intent graph over the lake (the engine's `modelForIntent`). */
+/** Builds the synthesis model of an intent graph over the lake (search's `buildSynthesisModel` over a grounded intent). */
 export type ModelForIntent = (intent: IntentGraph) => Promise<{ model: SynthesisModel }>;
 
 export interface TransitionOptions {

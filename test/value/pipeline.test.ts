@@ -7,6 +7,7 @@ import { createEngine } from '../../src/engine/index.js';
 import { ingestLake } from '../../src/ingest/index.js';
 import { admissibleActions, anchorRegion, type ValueContext } from '../../src/search/index.js';
 import { trainAndStoreValueModel } from '../../src/value/catalogTraining.js';
+import { loadLearnedValueFunction } from '../../src/value/loader.js';
 import { FEATURE_DIM, FEATURE_NAMES, FEATURE_VERSION, STATE_DIM, stateActionFeatures, stateFeatures } from '../../src/value/features.js';
 import { generateTransitions } from '../../src/value/transitions.js';
 import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
@@ -86,7 +87,7 @@ describe('learned value network on the demo lake', () => {
     expect(stored?.id).toBe(record.id);
     expect(Buffer.compare(Buffer.from(stored!.onnx), Buffer.from(model.onnx))).toBe(0);
 
-    const engine = createEngine(db, embedder);
+    const engine = createEngine(db, embedder, { loadValueModel: loadLearnedValueFunction });
     const status = await engine.valueModel();
     expect(status.defaultValueFunction).toBe('learned');
     expect(status.model?.id).toBe(record.id);
@@ -105,7 +106,7 @@ describe('learned value network on the demo lake', () => {
     const stored = (await latestValueModel(db, fp, FEATURE_VERSION))!;
     // Same lake, a feature version this build does not compute: ignored.
     await saveValueModel(db, { ...stored, featureVersion: FEATURE_VERSION + 1, metadata: {} });
-    const engine = createEngine(db, embedder);
+    const engine = createEngine(db, embedder, { loadValueModel: loadLearnedValueFunction });
     expect((await engine.valueModel()).model?.id).toBe(newest.id);
 
     // The lake changes (a new file): the fingerprint moves and no model matches any more.

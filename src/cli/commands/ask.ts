@@ -42,7 +42,7 @@ export function registerAskCommand(program: Command): void {
       ]);
       await withContext(async ({ db, embedder }) => {
         const value = valueConfigFromEnv(process.env);
-        const engine = createEngine(db, embedder, { valueModel: value.valueModel, valueProvider: value.provider, log: (m) => process.stderr.write(`graft ask: ${m}\n`) });
+        const engine = createEngine(db, embedder, { valueModel: value.valueModel, valueProvider: value.provider, loadValueModel: async (db, o) => (await import('../../value/loader.js')).loadLearnedValueFunction(db, o), log: (m) => process.stderr.write(`graft ask: ${m}\n`) });
         // "find tables that help predict price in houses" is a training-data enrichment request.
         if (!flags.intent.startsWith('file:')) {
           const enriched = await enrichFromRequest(engine, question, { budget: flags.budget, preview: flags.preview });

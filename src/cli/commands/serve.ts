@@ -41,7 +41,7 @@ export function registerServeCommand(program: Command): void {
       const ctx = await openContext();
       try {
         const value = valueConfigFromEnv(process.env);
-        const local = createEngine(ctx.db, ctx.embedder, { valueModel: value.valueModel, valueProvider: value.provider, log: (m) => process.stderr.write(`graft serve: ${m}\n`) });
+        const local = createEngine(ctx.db, ctx.embedder, { valueModel: value.valueModel, valueProvider: value.provider, loadValueModel: async (db, o) => (await import('../../value/loader.js')).loadLearnedValueFunction(db, o), log: (m) => process.stderr.write(`graft serve: ${m}\n`) });
         const status = await local.valueModel();
         // Engine calls run on a worker pool (off the event loop) unless GRAFT_ENGINE_WORKERS=0;
         // the pool's workers score with the heuristic, so a learned value model keeps the engine in-process.

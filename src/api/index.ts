@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 
 export { createServer, startServer, type CreateServerOptions, type GraftServer, type ListenOptions, type StartServerOptions, type ApiConfigOverrides } from './server.js';
-export type { EngineApi } from './engineApi.js';
+export type { ServedEngine } from './servedEngine.js';
 export { apiConfigFromEnv, isProduction, DEFAULT_LIMITS, type ApiConfig, type ApiLimits } from './config.js';
 export { ForbiddenError, UnauthenticatedError, EngineTimeoutError, clientErrorCode } from './errors.js';
 export { ErrorCode } from '../util/errors.js';

@@ -16,7 +16,7 @@ import { createLoaders } from './catalog/loaders.js';
 import { CatalogReader } from './catalog/reader.js';
 import { type ApiConfig, type ApiLimits, apiConfigFromEnv } from './config.js';
 import type { ApiServices, RequestContext } from './context.js';
-import type { EngineApi } from './engineApi.js';
+import type { ServedEngine } from './servedEngine.js';
 import { ErrorCode } from '../util/errors.js';
 import { errorBody } from './errors.js';
 import { acceptableRequestId, BodyTooLargeError, readBody } from './http/body.js';
@@ -32,7 +32,7 @@ export type ApiConfigOverrides = Partial<Omit<ApiConfig, 'limits'>> & { limits?:
 
 export interface CreateServerOptions {
   db: CatalogDatabase;
-  engine: EngineApi;
+  engine: ServedEngine;
   /** The catalog's embedder: used by `ingest` and (a fitted copy of it) by `searchColumns`. */
   embedder: Embedder;
   /** Overrides over the environment's configuration (apiConfigFromEnv). */

@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { acquireCatalogLock } from '../../../src/catalog/catalogLock.js';
-import type { EngineApi } from '../../../src/api/engineApi.js';
+import type { ServedEngine } from '../../../src/api/servedEngine.js';
 import type { CatalogDatabase } from '../../../src/catalog/database.js';
 import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from '../../../src/engine/types.js';
 import { type IntentGraph, intentAtoms } from '../../../src/intent/index.js';
 
 /**
- * TEST DOUBLE for the engine (src/engine is written separately; the API receives an EngineApi
+ * TEST DOUBLE for the engine (src/engine is written separately; the API receives an ServedEngine
  * by injection). It computes something real from the catalog, simply: the tables of a question
  * are the granted tables whose names occur in it, their attributes the columns whose names
  * occur in it, the join steps the catalog's join edges between the chosen tables. That is
@@ -31,7 +31,7 @@ interface EngineTable {
   columns: { id: string; name: string; sampleValues: string[] }[];
 }
 
-export class TestEngine implements EngineApi {
+export class TestEngine implements ServedEngine {
   private cache?: Promise<EngineTable[]>;
 
   constructor(private readonly db: CatalogDatabase) {}
@@ -192,13 +192,13 @@ async function magic(question: string, signal?: AbortSignal): Promise<void> {
 }
 
 /** Records calls and invalidations and adds the magic words (see the top of this file). */
-export class InstrumentedEngine implements EngineApi {
+export class InstrumentedEngine implements ServedEngine {
   invalidations = 0;
   calls: { op: string; question?: string; filtered: boolean }[] = [];
   leakTableId?: string;
 
   constructor(
-    readonly inner: EngineApi,
+    readonly inner: ServedEngine,
     private readonly db: CatalogDatabase,
   ) {}
 

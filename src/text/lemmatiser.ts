@@ -122,10 +122,15 @@ const IRREGULAR: Record<string, string> = {
   does: 'do',
 };
 
+/** hasOwn: "constructor" (Formula 1's constructors) must not find Object.prototype's members. */
+function irregularLemma(w: string): string | undefined {
+  return Object.hasOwn(IRREGULAR, w) ? IRREGULAR[w] : undefined;
+}
+
 /** Suffix rules for plurals and regular verb forms; deliberately conservative. */
 export function ruleLemma(word: string): string {
   const w = word.toLowerCase();
-  const irregular = IRREGULAR[w];
+  const irregular = irregularLemma(w);
   if (irregular) return irregular;
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (/(ss|us|is|ous|ics)$/.test(w)) return w;
@@ -171,7 +176,7 @@ class WinkLemmatiser implements Lemmatiser {
   }
   private compute(w: string): string {
     if (/\d/.test(w) || w.length <= 2) return w;
-    const irregular = IRREGULAR[w];
+    const irregular = irregularLemma(w);
     if (irregular) return irregular;
     const lemmas = winkLemmas(this.nlp, w);
     // wink splits some words ("cannot"); a split word keeps the rule lemma.

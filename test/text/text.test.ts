@@ -91,3 +91,14 @@ describe('lemmatisers', () => {
     expect(foldCase('Zoë ÉCOLE')).toBe('zoe ecole');
   });
 });
+
+describe('words that name Object.prototype members', () => {
+  it('lemmatise to strings (constructor, constructors, tostring)', () => {
+    for (const lemma of [ruleLemma, (w: string) => defaultLemmatiser().lemma(w), lemmatiseHeaderWord]) {
+      expect(lemma('constructor')).toBe('constructor');
+      expect(lemma('constructors')).toBe('constructor');
+      expect(typeof lemma('tostring')).toBe('string');
+      expect(typeof lemma('__proto__')).toBe('string');
+    }
+  });
+});

@@ -5,7 +5,7 @@
  *   npx tsx bench/intent-speed.ts [rounds]
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { defaultLemmatiser } from '../src/intent/lemmatiser.js';
+import { defaultLemmatiser } from '../src/text/index.js';
 import { OfflineExtractor } from '../src/intent/offline-extractor.js';
 import { defaultSynonyms } from '../src/intent/wordnet.js';
 import { SYNTHETIC_QUESTIONS, syntheticLake } from '../test/intent/fixtures/synthetic-lake.js';

@@ -3,17 +3,18 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from './graphql.js';
 import type { Logger } from 'pino';
-import { GraftError } from '../util/errors.js';
 import type { ApiConfig } from './config.js';
 import type { RequestContext } from './context.js';
-import { ApiErrorCode, classifyError } from './errors.js';
+import { ErrorCode, GraftError } from '../util/errors.js';
+import { classifyError } from './errors.js';
 import { limitsPlugin } from './limits.js';
 
 /** Extensions of our own errors that are safe to show the client. */
 const SAFE_EXTENSIONS = ['limit', 'max', 'actual'] as const;
 
 /**
- * Error shaping: every error gets one of the ApiErrorCode codes. In production an INTERNAL
+ * Error shaping: every error gets one of the ErrorCode codes (src/util/errors.ts, mapped by
+ * classifyError). In production an INTERNAL
  * error says only "Internal server error (request <id>)": no message from Prisma, SQL or a
  * bug, no stack trace; the full error is logged with the request id instead.
  */
@@ -26,7 +27,7 @@ function formatError(production: boolean) {
     for (const k of SAFE_EXTENSIONS) if (formatted.extensions?.[k] !== undefined) extensions[k] = formatted.extensions[k];
     if (original instanceof GraftError && c.public && typeof original.details.field === 'string') extensions.field = original.details.field;
     if (!production && formatted.extensions?.stacktrace) extensions.stacktrace = formatted.extensions.stacktrace;
-    const message = c.public || !production ? formatted.message : 'Internal server error';
+    const message = !production ? formatted.message : c.public ? (c.productionMessage ?? formatted.message) : 'Internal server error';
     return { message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}), extensions };
   };
 }
@@ -44,7 +45,7 @@ function operationTypePlugin(schema: GraphQLSchema): ApolloServerPlugin<RequestC
           // Apollo resolves the operation before this hook; a missing one it has already refused.
           if (!operation || schema.getRootType(operation.operation)) return;
           throw new GraphQLError(`this API has no ${operation.operation} operations (only query and mutation)`, {
-            extensions: { code: ApiErrorCode.BAD_USER_INPUT, http: { status: 400 } },
+            extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: 400 } },
           });
         },
       };
@@ -61,14 +62,15 @@ function observabilityPlugin(production: boolean): ApolloServerPlugin<RequestCon
             const original = e.originalError ?? e;
             const c = classifyError(unwrapResolverError(e), e.extensions?.code);
             const entry = { reqId: contextValue.requestId, operationName, code: c.code, path: e.path, err: original };
-            if (c.code === ApiErrorCode.INTERNAL) contextValue.log.error(entry, 'request failed');
+            // CATALOG_IN_USE is the operator's to fix (another process holds the catalog): logged like a failure.
+            if (c.code === ErrorCode.INTERNAL || c.code === ErrorCode.CATALOG_IN_USE) contextValue.log.error(entry, 'request failed');
             else contextValue.log.info({ ...entry, err: undefined, message: e.message }, 'request rejected');
           }
         },
         async willSendResponse({ contextValue, response }) {
           if (response.body.kind !== 'single' || !response.body.singleResult.errors) return;
           response.body.singleResult.errors = response.body.singleResult.errors.map((e) => {
-            const internal = e.extensions?.code === ApiErrorCode.INTERNAL;
+            const internal = e.extensions?.code === ErrorCode.INTERNAL;
             return {
               ...e,
               message: production && internal ? `Internal server error (request ${contextValue.requestId})` : e.message,

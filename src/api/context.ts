@@ -7,7 +7,7 @@ import type { ColumnSearcher } from './catalog/columnSearch.js';
 import type { CatalogLoaders } from './catalog/loaders.js';
 import type { CatalogReader } from './catalog/reader.js';
 import type { ApiConfig } from './config.js';
-import type { EngineApi } from './engineApi.js';
+import type { ServedEngine } from './servedEngine.js';
 import type { IngestRunner } from './ingestRunner.js';
 import type { LineageEmitter } from '../lineage/index.js';
 import type { SynthesisStore } from './syntheses.js';
@@ -15,7 +15,7 @@ import type { SynthesisStore } from './syntheses.js';
 /** Long-lived pieces shared by every request. */
 export interface ApiServices {
   db: CatalogDatabase;
-  engine: EngineApi;
+  engine: ServedEngine;
   embedder: Embedder;
   config: ApiConfig;
   log: Logger;

@@ -19,7 +19,7 @@ import type { Embedder } from '../embed/index.js';
 import type { Principal } from './auth/principal.js';
 import { validateGrant } from './auth/grants.js';
 import type { ApiServices, RequestContext } from './context.js';
-import type { EngineApi } from './engineApi.js';
+import type { ServedEngine } from './servedEngine.js';
 import { graftResolverMap, subgraphTypeDefs } from './federation.js';
 import { parse, printSchema, type DocumentNode, type GraphQLFieldResolver } from './graphql.js';
 import { buildGraftSchema } from './schema/build.js';
@@ -27,7 +27,7 @@ import { createApiServices, mergeConfig, requestContext, type ApiConfigOverrides
 
 export interface GraftSchemaOptions<HostContext extends object> {
   db: CatalogDatabase;
-  engine: EngineApi;
+  engine: ServedEngine;
   embedder: Embedder;
   /**
    * Who is asking, from the host's context: `{ kind: 'host', name, grants: ['sales.*'] }` (grants

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 
 export { createServer, startServer, type CreateServerOptions, type GraftServer, type ListenOptions, type StartServerOptions, type ApiConfigOverrides } from './server.js';
-export type { EngineApi } from './engineApi.js';
+export type { ServedEngine } from './servedEngine.js';
 export { apiConfigFromEnv, isProduction, DEFAULT_LIMITS, type ApiConfig, type ApiLimits } from './config.js';
-export { ApiErrorCode, ForbiddenError, UnauthenticatedError, EngineTimeoutError } from './errors.js';
+export { ForbiddenError, UnauthenticatedError, EngineTimeoutError, clientErrorCode } from './errors.js';
+export { ErrorCode } from '../util/errors.js';
 export { GrantScope, validateGrant, grantKey } from './auth/grants.js';
 export type { Principal } from './auth/principal.js';
 export { createApiToken, listApiTokens, revokeApiToken, authenticateSecret, hashSecret, type ApiTokenInfo, type CreatedApiToken } from './auth/tokens.js';

@@ -13,7 +13,7 @@ import {
 } from './graphql.js';
 import { type ComplexityEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import type { ApiLimits } from './config.js';
-import { ApiErrorCode } from './errors.js';
+import { ErrorCode } from '../util/errors.js';
 
 /**
  * Query limits, checked once the operation is resolved and before anything executes:
@@ -67,7 +67,7 @@ export function engineCost(field: string, args: Record<string, unknown>): number
 
 function limitError(message: string, limit: 'depth' | 'complexity' | 'engineFields', max: number, actual: number): GraphQLError {
   return new GraphQLError(message, {
-    extensions: { code: ApiErrorCode.BAD_USER_INPUT, limit, max, actual, http: { status: 400 } },
+    extensions: { code: ErrorCode.BAD_USER_INPUT, limit, max, actual, http: { status: 400 } },
   });
 }
 
@@ -203,7 +203,7 @@ export function limitsPlugin(schema: GraphQLSchema, limits: ApiLimits): ApolloSe
           } catch (err) {
             // getComplexity throws on variables it cannot coerce; execution would reject them too.
             throw new GraphQLError(err instanceof Error ? err.message : String(err), {
-              extensions: { code: ApiErrorCode.BAD_USER_INPUT, http: { status: 400 } },
+              extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: 400 } },
             });
           }
           if (complexity > limits.maxComplexity) {

@@ -16,8 +16,9 @@ import { createLoaders } from './catalog/loaders.js';
 import { CatalogReader } from './catalog/reader.js';
 import { type ApiConfig, type ApiLimits, apiConfigFromEnv } from './config.js';
 import type { ApiServices, RequestContext } from './context.js';
-import type { EngineApi } from './engineApi.js';
-import { ApiErrorCode, errorBody } from './errors.js';
+import type { ServedEngine } from './servedEngine.js';
+import { ErrorCode } from '../util/errors.js';
+import { errorBody } from './errors.js';
 import { acceptableRequestId, BodyTooLargeError, readBody } from './http/body.js';
 import { IngestRunner } from './ingestRunner.js';
 import { lineageFromEnv } from './lineage.js';
@@ -31,7 +32,7 @@ export type ApiConfigOverrides = Partial<Omit<ApiConfig, 'limits'>> & { limits?:
 
 export interface CreateServerOptions {
   db: CatalogDatabase;
-  engine: EngineApi;
+  engine: ServedEngine;
   /** The catalog's embedder: used by `ingest` and (a fitted copy of it) by `searchColumns`. */
   embedder: Embedder;
   /** Overrides over the environment's configuration (apiConfigFromEnv). */
@@ -179,7 +180,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
   async function handleGraphql(req: IncomingMessage, res: ServerResponse, requestId: string, reqLog: Logger, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'POST') {
-      sendJson(res, 405, errorBody(`method ${method} not allowed`, ApiErrorCode.BAD_USER_INPUT, requestId), { allow: 'GET, POST' });
+      sendJson(res, 405, errorBody(`method ${method} not allowed`, ErrorCode.BAD_USER_INPUT, requestId), { allow: 'GET, POST' });
       return;
     }
     let body: unknown = undefined;
@@ -189,7 +190,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
         text = await readBody(req, config.bodyLimitBytes);
       } catch (err) {
         if (err instanceof BodyTooLargeError) {
-          sendJson(res, 413, errorBody(err.message, ApiErrorCode.BAD_USER_INPUT, requestId), { connection: 'close' });
+          sendJson(res, 413, errorBody(err.message, ErrorCode.BAD_USER_INPUT, requestId), { connection: 'close' });
           return;
         }
         throw err;
@@ -199,7 +200,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
         try {
           body = text === '' ? undefined : JSON.parse(text);
         } catch {
-          sendJson(res, 400, errorBody('request body is not valid JSON', ApiErrorCode.BAD_USER_INPUT, requestId));
+          sendJson(res, 400, errorBody('request body is not valid JSON', ErrorCode.BAD_USER_INPUT, requestId));
           return;
         }
       } else {
@@ -208,7 +209,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
     }
     const who = await authenticate(req);
     if (typeof who === 'string') {
-      sendJson(res, 401, errorBody(who, ApiErrorCode.UNAUTHENTICATED, requestId), { 'www-authenticate': 'Bearer' });
+      sendJson(res, 401, errorBody(who, ErrorCode.UNAUTHENTICATED, requestId), { 'www-authenticate': 'Bearer' });
       return;
     }
     const context = requestContext(services, who, requestId, reqLog);
@@ -263,17 +264,17 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
         }
       } else if (url.pathname === '/graphql') {
         if (stopping) {
-          sendJson(res, 503, errorBody('server is shutting down', ApiErrorCode.INTERNAL, requestId), { connection: 'close', 'retry-after': '1' });
+          sendJson(res, 503, errorBody('server is shutting down', ErrorCode.INTERNAL, requestId), { connection: 'close', 'retry-after': '1' });
         } else {
           await handleGraphql(req, res, requestId, reqLog, url);
         }
       } else {
-        sendJson(res, 404, errorBody(`no route ${url.pathname} (try /graphql, /healthz, /readyz)`, ApiErrorCode.NOT_FOUND, requestId));
+        sendJson(res, 404, errorBody(`no route ${url.pathname} (try /graphql, /healthz, /readyz)`, ErrorCode.NOT_FOUND, requestId));
       }
     } catch (err) {
       reqLog.error({ err }, 'unhandled error');
       const message = config.production ? `Internal server error (request ${requestId})` : err instanceof Error ? err.message : String(err);
-      sendJson(res, 500, errorBody(message, ApiErrorCode.INTERNAL, requestId));
+      sendJson(res, 500, errorBody(message, ErrorCode.INTERNAL, requestId));
     }
   }
 

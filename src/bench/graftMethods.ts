@@ -6,14 +6,14 @@
  * `decomp:<file>` intent the question's published decomposition is turned into the intent graph
  * (src/intent decomposition adapter); otherwise the offline extractor reads the question.
  */
-import { createEngine, type EngineApi } from '../engine/index.js';
+import { createEngine, type Engine } from '../engine/index.js';
 import { intentFromDecomposition } from '../intent/index.js';
 import type { ValueFunction } from '../search/index.js';
 import { LearnedValueFunction } from '../value/learnedValueFunction.js';
 import { registerRetrievalMethod, type BenchContext, type BenchQuestion, type RetrievalMethod, type RetrievalTrace } from './methods.js';
 
 export class GraftMethod implements RetrievalMethod {
-  private engine?: EngineApi;
+  private engine?: Engine;
   private ctx?: BenchContext;
   private fallbacks = 0;
   private model?: { id: string; heldOutMape: number; trajectories: number };

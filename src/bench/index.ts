@@ -51,7 +51,7 @@ export {
   type SelectionModel,
 } from './methods.js';
 export { Bm25Index, type Bm25Options } from './bm25.js';
-export { foldPlural, questionTokens, splitIdentifierWords, visibleTableName, STOP_WORDS } from './text.js';
+export { questionTokens, visibleTableName, STOP_WORDS } from './text.js';
 export {
   runBench,
   summarise,

@@ -19,7 +19,8 @@ import type { CatalogDatabase } from '../catalog/database.js';
 import { embedQuery, type Embedder } from '../embed/index.js';
 import { Bm25Index } from './bm25.js';
 import { type CatalogView, dot } from './catalogView.js';
-import { foldPlural, questionTokens, splitIdentifierWords, visibleTableName } from './text.js';
+import { foldPlural, splitIdentifier } from '../text/index.js';
+import { questionTokens, visibleTableName } from './text.js';
 
 /** How a method may understand the question (recorded with every result row). */
 export type BenchIntent =
@@ -109,8 +110,8 @@ class Relevance {
     this.names = tables.map((t) => t.name);
     this.bm25 = new Bm25Index(
       tables.map((t) => [
-        ...splitIdentifierWords(visibleTableName(t.name)),
-        ...t.columns.flatMap((c) => splitIdentifierWords(c.name)),
+        ...splitIdentifier(visibleTableName(t.name)),
+        ...t.columns.flatMap((c) => splitIdentifier(c.name)),
       ].map(foldPlural)),
     );
     this.vectors = tables.map((t) => t.vector);

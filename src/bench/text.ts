@@ -1,4 +1,7 @@
-/** Tokenisation shared by the lexical baselines: identifiers split on _ and camelCase, questions into words. */
+/**
+ * Question tokens and stop words of the lexical baselines. Identifiers are split and plurals
+ * folded by src/text (`splitIdentifier`, `foldPlural`).
+ */
 
 /** English function words (NLTK's list plus question words), dropped from questions. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -18,33 +21,7 @@ export function visibleTableName(name: string): string {
   return name.replace(/_[0-9a-f]{8}$/, '');
 }
 
-/** `PlayerID_of-team` -> player, id, of, team: split on non-alphanumerics, _ and camelCase, lower-cased. */
-export function splitIdentifierWords(name: string): string[] {
-  return name
-    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
-    .replace(/(\p{L})(\p{N})/gu, '$1 $2')
-    .replace(/(\p{N})(\p{L})/gu, '$1 $2')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 0);
-}
-
 /** Lower-cased word tokens of a question without stop words. */
 export function questionTokens(question: string): string[] {
   return (question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOP_WORDS.has(t));
-}
-
-/**
- * Folds an English plural to its singular with suffix rules only (`singers` -> singer,
- * `countries` -> country, `matches` -> match), applied alike to questions and names so the two
- * meet; words of 3 letters or fewer and `-ss` words are kept. Crude on purpose (`status` ->
- * `statu` on both sides is harmless): it is what lets "How many singers" find table `singer`.
- */
-export function foldPlural(t: string): string {
-  if (t.length <= 3) return t;
-  if (t.endsWith('ies')) return `${t.slice(0, -3)}y`;
-  if (/(?:ches|shes|sses|xes)$/.test(t)) return t.slice(0, -2);
-  if (t.endsWith('s') && !t.endsWith('ss')) return t.slice(0, -1);
-  return t;
 }

@@ -8,6 +8,8 @@ export const ExitCode = {
   ERROR: 1,
   /** An ingest finished but some files failed (their errors: `graft ingest-run <id>`). */
   INGEST_PARTIAL: 3,
+  /** Another process holds the embedded catalog (the message names it): retry after it stops, or use its API. */
+  CATALOG_IN_USE: 4,
   /** Stopped by SIGINT (128 + 2), the shell convention. */
   INTERRUPTED_SIGINT: 130,
   /** Stopped by SIGTERM (128 + 15). */
@@ -19,5 +21,6 @@ Exit codes:
   0    success
   1    error (bad input, nothing found, an ingest where every file failed)
   3    ingest finished but some files failed (see graft ingest-run <id>)
+  4    the embedded catalog is in use by another process (named in the message; nothing was changed)
   130  ingest stopped by SIGINT (Ctrl-C); 143 by SIGTERM: tables written before stay, the run reads interrupted
 `;

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 // Only light modules at the top: each command loads what it uses (Prisma, DuckDB, tfjs, onnxruntime,
 // wordnet, the engine) when it runs, so `graft --help` answers at once.
 import { graftHome } from '../catalog/config.js';
-import { GraftError } from '../util/errors.js';
+import { ErrorCode, GraftError } from '../util/errors.js';
 import { registerAskCommand } from './commands/ask.js';
 import { registerEnrichCommand } from './commands/enrich.js';
 import { registerBenchCommands } from './commands/bench.js';
@@ -70,5 +70,5 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   } else {
     process.stderr.write(`graft: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   }
-  process.exitCode = ExitCode.ERROR;
+  process.exitCode = err instanceof GraftError && err.code === ErrorCode.CATALOG_IN_USE ? ExitCode.CATALOG_IN_USE : ExitCode.ERROR;
 });

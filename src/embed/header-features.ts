@@ -1,5 +1,5 @@
-import { ABBREVIATIONS, STOPWORDS, splitIdentifier } from './header-words.js';
-import { lemmatise } from './lemmatiser.js';
+import { lemmatiseHeaderWord, splitHeaderWords } from '../text/index.js';
+import { ABBREVIATIONS, STOPWORDS } from './header-words.js';
 
 /** One weighted feature before IDF: 'w:<lemma>' for a word, 'g:<3-gram>' for a character 3-gram. */
 export interface WeightedFeature {
@@ -16,13 +16,13 @@ export const GRAM_BLOCK_WEIGHT = 0.8;
  */
 export function headerLemmas(text: string): string[] {
   const words: string[] = [];
-  for (const w of splitIdentifier(text)) {
+  for (const w of splitHeaderWords(text)) {
     const expansion = Object.hasOwn(ABBREVIATIONS, w) ? ABBREVIATIONS[w] : undefined;
     if (expansion) words.push(...expansion.split(' '));
     else words.push(w);
   }
   const content = words.filter((w) => !STOPWORDS.has(w));
-  return (content.length > 0 ? content : words).map(lemmatise);
+  return (content.length > 0 ? content : words).map(lemmatiseHeaderWord);
 }
 
 const wordFeatureCache = new Map<string, WeightedFeature[]>();

@@ -1,15 +1,4 @@
-/**
- * Splits identifiers and free text into lower-case words: snake_case, kebab-case, camelCase,
- * PascalCase, acronyms (HTTPStatus -> http status, userIDs -> user ids) and letter/digit runs
- * (address2 -> address 2). Works the same for column headers and for question text.
- */
-const WORD = /\p{Lu}+s(?!\p{Ll})|\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|\p{L}+/gu;
-
-export function splitIdentifier(text: string): string[] {
-  const words: string[] = [];
-  for (const m of text.normalize('NFKC').matchAll(WORD)) words.push(m[0].toLowerCase());
-  return words;
-}
+/** The built-in embedder's word lists; its header words come from src/text (`splitHeaderWords`). */
 
 /** Common header abbreviations, expanded before lemmatising so `cust_qty` meets `customer quantity`. */
 export const ABBREVIATIONS: Readonly<Record<string, string>> = {

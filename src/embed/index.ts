@@ -12,7 +12,6 @@ export {
   inverseDocumentFrequency,
 } from './document-frequency.js';
 export { headerFeatureSet, headerLemmas } from './header-features.js';
-export { splitIdentifier } from './header-words.js';
 export { HashedNgramEmbedder, type HashedNgramEmbedderOptions } from './hashed-ngram-embedder.js';
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai-embedder.js';
 export { OnnxEmbedder, type OnnxEmbedderOptions, type ExecutionProvider } from './onnx-embedder.js';

@@ -29,7 +29,12 @@ import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, Table
 export const MAX_BUDGET = 100;
 export const MAX_BEAM = 64;
 
-export interface EngineApi {
+/**
+ * The engine `createEngine` builds: questions in, intent graphs, syntheses and explanations out,
+ * plus the snapshot, model and value-function accessors that enrichment, the worker pool and the
+ * benchmark use. The API serves a narrower `ServedEngine` (src/api/servedEngine.ts).
+ */
+export interface Engine {
   intentGraph(question: string, opts?: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter; signal?: AbortSignal }): Promise<IntentResult>;
   synthesize(question: string, opts?: AskOptions): Promise<SynthesisResult>;
   explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter; signal?: AbortSignal }): Promise<ScoreExplanation>;
@@ -89,7 +94,7 @@ interface View {
  * The GRAFT engine over one catalog: loads the lake graph and embeddings once into memory
  * (reloaded after `invalidate`), and answers questions without touching the database.
  */
-export function createEngine(db: CatalogDatabase | null, embedder: Embedder, options: EngineOptions = {}): EngineApi {
+export function createEngine(db: CatalogDatabase | null, embedder: Embedder, options: EngineOptions = {}): Engine {
   let base: Promise<LakeSnapshot> | null = null;
   const views = new Map<string, Promise<View>>();
   const valueFunctions = new Map<string, ValueFunction>([['heuristic', DEFAULT_SEARCH_OPTIONS.valueFunction]]);
@@ -172,7 +177,7 @@ export function createEngine(db: CatalogDatabase | null, embedder: Embedder, opt
 
   const modelFor = (graph: IntentGraph, snapshot: LakeSnapshot) => buildSynthesisModel(graph, snapshot, embedder);
 
-  const engine: EngineApi = {
+  const engine: Engine = {
     snapshot: async (allow) => (await view(allow)).snapshot,
 
     invalidate() {

@@ -2,7 +2,7 @@ import { workerData } from 'node:worker_threads';
 import { createEmbedder, type EmbedderConfig } from '../embed/index.js';
 import type { IntentGraph } from '../intent/index.js';
 import { GraftError } from '../util/errors.js';
-import { createEngine, type EngineApi } from './engine.js';
+import { createEngine, type Engine } from './engine.js';
 import { decodeSnapshot } from './snapshotTransfer.js';
 import type { AskOptions, TableFilter } from './types.js';
 
@@ -31,9 +31,9 @@ interface TaskBase {
 export type EngineTaskResult = { ok: unknown } | { error: { code: string; message: string; details: Record<string, unknown>; name: string } };
 
 const embedder = createEmbedder((workerData as EngineWorkerData).embedder);
-let current: { generation: number; engine: EngineApi } | null = null;
+let current: { generation: number; engine: Engine } | null = null;
 
-function engineFor(task: TaskBase): EngineApi {
+function engineFor(task: TaskBase): Engine {
   if (current?.generation !== task.generation) {
     const snapshot = decodeSnapshot(task.snapshot);
     current = { generation: task.generation, engine: createEngine(null, embedder, { valueModel: 'off', loadSnapshot: async () => snapshot }) };

@@ -1,4 +1,4 @@
-import { buildFusionInput, MAX_BUDGET, summarisePlan, type EngineApi } from '../engine/index.js';
+import { buildFusionInput, MAX_BUDGET, summarisePlan, type Engine } from '../engine/index.js';
 import type { ScoreExplanation } from '../engine/types.js';
 import { countFusion, DEFAULT_UNION_THRESHOLD, planFusion, previewFusion, type FusionPlan } from '../fusion/index.js';
 import { explainIgms, igmsPieceUtility, pieceObjective, type PieceUnit } from '../igms/index.js';
@@ -41,7 +41,7 @@ interface Candidate {
  * table. The content-piece covariance is what keeps a row shard (new pieces) and drops a copy
  * (the same pieces) — see README.md.
  */
-export async function enrichTable(engine: EngineApi, baseTableId: string, opts: EnrichOptions): Promise<EnrichResult> {
+export async function enrichTable(engine: Engine, baseTableId: string, opts: EnrichOptions): Promise<EnrichResult> {
   const started = performance.now();
   const budget = opts.budget ?? 10;
   if (!Number.isInteger(budget) || budget < 0 || budget > MAX_BUDGET) {

@@ -4,13 +4,13 @@ export { parseEnrichRequest, resolveEnrichRequest, enrichFromRequest, type Enric
 export { findLeaks, LEAK_AGREEMENT, type LeakCandidate } from './leakage.js';
 export type * from './types.js';
 
-import type { EngineApi } from '../engine/index.js';
+import type { Engine } from '../engine/index.js';
 import { enrichTable } from './enrich.js';
 import { enrichFromRequest } from './request.js';
 import type { EnrichOptions, EnrichResult } from './types.js';
 
 /** The engine with `enrich` attached (what `graft serve` hands the API). */
-export function withEnrichment<E extends EngineApi>(
+export function withEnrichment<E extends Engine>(
   engine: E,
 ): E & { enrich(baseTableId: string, opts: EnrichOptions): Promise<EnrichResult>; enrichRequest(question: string, opts: Omit<EnrichOptions, 'target'>): Promise<EnrichResult | null> } {
   return Object.assign(engine, {

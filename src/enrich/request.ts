@@ -1,4 +1,4 @@
-import type { EngineApi } from '../engine/index.js';
+import type { Engine } from '../engine/index.js';
 import type { LakeSnapshot, SnapshotTable } from '../search/index.js';
 import { BadInputError } from '../util/errors.js';
 import { enrichTable } from './enrich.js';
@@ -69,7 +69,7 @@ export function resolveEnrichRequest(words: EnrichRequestWords, snapshot: LakeSn
 
 /** An enrichment asked for in words: parsed, matched to the caller's catalog view, run. Null when the question is not such a request. */
 export async function enrichFromRequest(
-  engine: EngineApi,
+  engine: Engine,
   question: string,
   opts: Omit<EnrichOptions, 'target'> = {},
 ): Promise<EnrichResult | null> {

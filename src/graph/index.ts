@@ -2,7 +2,6 @@ export * from './types.js';
 export { LakeGraphIndex } from './lakeGraphIndex.js';
 export {
   tokeniseIdentifier,
-  singularise,
   GENERIC_TOKENS,
   isGenericToken,
   weightedTokenJaccard,

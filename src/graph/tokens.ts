@@ -1,5 +1,8 @@
+import { singularise, splitIdentifier } from '../text/index.js';
+
 /**
- * Identifier tokens: the name evidence that joins and unions rest on.
+ * Identifier tokens: the name evidence that joins and unions rest on. Splitting and plural
+ * folding come from src/text (`splitIdentifier`, `singularise`).
  */
 
 /**
@@ -13,33 +16,6 @@ export const GENERIC_TOKENS: ReadonlySet<string> = new Set([
 
 /** Weight of a generic token in weighted token overlaps (other tokens weigh 1). */
 export const GENERIC_TOKEN_WEIGHT = 0.5;
-
-const IRREGULAR: Record<string, string> = {
-  people: 'person',
-  children: 'child',
-  men: 'man',
-  women: 'woman',
-  movies: 'movie',
-  series: 'series',
-  species: 'species',
-  news: 'news',
-  indices: 'index',
-  statuses: 'status',
-  addresses: 'address',
-};
-
-/** Simple English singular: enough that `players` ~ `player`, `cities` ~ `city`, `class` stays. */
-export function singularise(token: string): string {
-  // hasOwn: a token like "constructor" must not find Object.prototype members.
-  const irregular = Object.hasOwn(IRREGULAR, token) ? IRREGULAR[token] : undefined;
-  if (irregular) return irregular;
-  if (token.length <= 3 || !/^\p{L}+$/u.test(token)) return token;
-  if (token.endsWith('ies')) return token.slice(0, -3) + 'y';
-  if (/(ss|us|is|ics|ias)$/.test(token)) return token;
-  if (/(sses|xes|zes|ches|shes)$/.test(token)) return token.slice(0, -2);
-  if (token.endsWith('s')) return token.slice(0, -1);
-  return token;
-}
 
 /**
  * Split an identifier into lower-case singular tokens: snake_case, kebab-case, spaces,
@@ -60,16 +36,7 @@ const tokenCache = new Map<string, string[]>();
 const TOKEN_CACHE_MAX = 100_000;
 
 function tokenise(name: string): string[] {
-  const spaced = name
-    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
-    .replace(/(\p{L})(\p{N})/gu, '$1 $2')
-    .replace(/(\p{N})(\p{L})/gu, '$1 $2');
-  return spaced
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 0)
-    .map(singularise);
+  return splitIdentifier(name).map(singularise);
 }
 
 export function isGenericToken(token: string): boolean {

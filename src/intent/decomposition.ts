@@ -1,5 +1,5 @@
 import { BadInputError } from '../util/errors.js';
-import { type Lemmatiser, ruleLemmatiser } from './lemmatiser.js';
+import { NAME_INDEX_SPLIT, type Lemmatiser, ruleLemmatiser, splitIdentifier } from '../text/index.js';
 import {
   type AttributeNode,
   type CrossTreeEdge,
@@ -9,7 +9,6 @@ import {
   type ValueLiteral,
   parseIntentGraph,
 } from './schema.js';
-import { splitIdentifier } from './text.js';
 
 export interface DecompositionOptions {
   /**
@@ -46,7 +45,7 @@ interface EntityDraft {
 export function intentFromDecomposition(items: readonly string[], opts: DecompositionOptions = {}): IntentGraph {
   const lemmatiser = opts.lemmatiser ?? ruleLemmatiser();
   const norm = (text: string): string =>
-    splitIdentifier(text)
+    splitIdentifier(text, NAME_INDEX_SPLIT)
       .map((w) => lemmatiser.lemma(w))
       .join(' ');
   const knownTables = opts.tableNames ? new Set([...opts.tableNames].map(norm)) : undefined;
@@ -87,7 +86,7 @@ export function intentFromDecomposition(items: readonly string[], opts: Decompos
     const key = norm(term);
     if (knownTables) return knownTables.has(key);
     if (qualified.has(key)) return true;
-    const words = splitIdentifier(term);
+    const words = splitIdentifier(term, NAME_INDEX_SPLIT);
     const head = words[words.length - 1] ?? '';
     return head.length > 3 && lemmatiser.lemma(head) !== head;
   };

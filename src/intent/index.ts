@@ -45,9 +45,7 @@ export { LlmIntentGraphSchema, llmIntentGraphJsonSchema, graphFromLlmReply } fro
 export { buildSystemPrompt, buildUserPrompt, PROMPT_BLOCK_HEADERS, PROMPT_EXAMPLES } from './llm-prompt.js';
 export { intentFromDecomposition } from './decomposition.js';
 export type { DecompositionOptions } from './decomposition.js';
-export { defaultLemmatiser, ruleLemmatiser, ruleLemma, lemmatiserLoadError } from './lemmatiser.js';
-export type { Lemmatiser } from './lemmatiser.js';
 export { WordNetSynonyms, defaultSynonyms } from './wordnet.js';
 export type { SynonymSource, WordNetOptions } from './wordnet.js';
-export { normaliseValue, splitIdentifier, tokeniseQuestion, isNoiseToken, STOP_WORDS } from './text.js';
+export { normaliseValue, tokeniseQuestion, STOP_WORDS } from './text.js';
 export type { QuestionToken } from './text.js';

@@ -1,5 +1,5 @@
-import type { Lemmatiser } from './lemmatiser.js';
-import { STOP_WORDS, bagKey, splitIdentifier } from './text.js';
+import { NAME_INDEX_SPLIT, splitIdentifier, type Lemmatiser } from '../text/index.js';
+import { STOP_WORDS, bagKey } from './text.js';
 import type { CatalogVocabulary, VocabularyColumn, VocabularyTable } from './vocabulary.js';
 
 /** One table or column filed under a name key. */
@@ -53,7 +53,7 @@ export class NameIndex {
 
   /** Content lemmas of an identifier or phrase. */
   nameWords(name: string): string[] {
-    const words = splitIdentifier(name).map((w) => this.lemmatiser.lemma(w));
+    const words = splitIdentifier(name, NAME_INDEX_SPLIT).map((w) => this.lemmatiser.lemma(w));
     const content = words.filter((w) => !STOP_WORDS.has(w));
     return content.length > 0 ? content : words;
   }

@@ -1,4 +1,4 @@
-import { type Lemmatiser, defaultLemmatiser } from './lemmatiser.js';
+import { NAME_INDEX_SPLIT, type Lemmatiser, defaultLemmatiser, splitIdentifier } from '../text/index.js';
 import { MAX_NAME_WORDS, NameIndex, type NameHit, cmp } from './name-index.js';
 import { detectOperator } from './operators.js';
 import {
@@ -13,7 +13,7 @@ import {
   type ValueOperator,
   parseIntentGraph,
 } from './schema.js';
-import { SEGMENT_BREAK_WORDS, STOP_WORDS, type QuestionToken, bagKey, splitIdentifier, tokeniseQuestion } from './text.js';
+import { SEGMENT_BREAK_WORDS, STOP_WORDS, type QuestionToken, bagKey, tokeniseQuestion } from './text.js';
 import type { CatalogVocabulary, ValueLocation, VocabularyColumn } from './vocabulary.js';
 import { type SynonymSource, defaultSynonyms } from './wordnet.js';
 
@@ -515,7 +515,7 @@ export class OfflineExtractor {
       const pick = (pred: (c: VocabularyColumn) => boolean): VocabularyColumn | undefined => columns.find(pred);
       const found = year
         ? (pick((c) => /year/i.test(c.name)) ?? pick((c) => DATE_TYPE.test(c.logicalType)) ?? pick((c) => /date|time/i.test(c.name)))
-        : pick((c) => NUMERIC_TYPE.test(c.logicalType) && !ID_NAME.test(splitIdentifier(c.name).join(' ')));
+        : pick((c) => NUMERIC_TYPE.test(c.logicalType) && !ID_NAME.test(splitIdentifier(c.name, NAME_INDEX_SPLIT).join(' ')));
       if (found) return [{ tableId: g.tableId, columnId: found.id, score: 0.5, kind: 'column-name' }];
     }
     return undefined;
@@ -524,7 +524,7 @@ export class OfflineExtractor {
   private attributeForColumns(columns: ColumnHit[], position: number, entity: EntityMention): AttributeMention {
     const first = columns[0];
     const column = this.names.tables.get(first.tableId)?.columns.get(first.columnId);
-    const label = column ? splitIdentifier(column.name).join(' ') : first.columnId;
+    const label = column ? splitIdentifier(column.name, NAME_INDEX_SPLIT).join(' ') : first.columnId;
     return {
       label,
       position,
@@ -604,7 +604,7 @@ export class OfflineExtractor {
       const kind: GroundingKind = covered.some((i) => i.attribute) ? 'column-name' : 'value';
       const tableName = this.names.tables.get(topId)?.table.name ?? topId;
       const entity: EntityMention = {
-        label: splitIdentifier(tableName).join(' ') || tableName,
+        label: splitIdentifier(tableName, NAME_INDEX_SPLIT).join(' ') || tableName,
         position: Math.min(...covered.map((i) => i.position)),
         tables: new Map(),
         ranked: ties.map(([tableId, g]) => ({ tableId, kind, score: round((IMPLIED_FACTOR * g.score) / g.count) })),

@@ -2,6 +2,7 @@
  * Text primitives shared by the vocabulary indexes and the question tokeniser. Both sides must
  * normalise identically, or an n-gram from the question never meets the key a name was filed under.
  */
+import { foldCase } from '../text/index.js';
 
 /**
  * Function words, question scaffolding, comparison and aggregation words. Comparison words are
@@ -32,11 +33,6 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 /** Words that split n-gram windows: a name never spans a coordination. */
 export const SEGMENT_BREAK_WORDS: ReadonlySet<string> = new Set(['and', 'or', 'nor', 'but', 'versus', 'vs']);
 
-/** Lower-case, strip diacritics. */
-export function foldCase(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
-}
-
 const WORD_RE = /\d+(?:\.\d+)?(?![\p{L}\p{N}])|[\p{L}\p{N}]+/gu;
 
 /** Word tokens of a text, case-folded; a decimal number stays one token ("3.5"). */
@@ -47,31 +43,6 @@ export function wordTokens(text: string): string[] {
 /** Canonical form of a cell value or question n-gram for the value index. */
 export function normaliseValue(text: string): string {
   return wordTokens(text).join(' ');
-}
-
-/**
- * Split an identifier into lower-case words: snake_case, kebab-case, dotted, spaced and
- * camelCase/PascalCase ("HTTPServerLog" -> http server log; "addr2line" stays one word).
- */
-export function splitIdentifier(name: string): string[] {
-  const spaced = name
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
-  const tokens = spaced.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const words = tokens.filter((t) => !isNoiseToken(t));
-  return words.length > 0 ? words : tokens;
-}
-
-/**
- * Machine-made name parts that are not words: content hashes, build ids, uuids segments
- * (`orders_7f3a9c1e.parquet`, `export_a1b2c3d4e5`). Letters and digits mixed over 5+ characters,
- * or 8+ hex digits. Lake files carry these routinely; matching must see past them.
- */
-export function isNoiseToken(token: string): boolean {
-  if (token.length >= 5 && /\d/.test(token) && /[a-z]/.test(token)) return true;
-  return token.length >= 8 && /^[0-9a-f]+$/.test(token) && /\d/.test(token);
 }
 
 export type QuestionTokenKind = 'word' | 'number' | 'quoted' | 'break';

@@ -1,6 +1,7 @@
 import { defaultWordVectors, type WordVectors } from '../embed/index.js';
 import { isGenericToken, tokeniseIdentifier } from '../graph/index.js';
-import { defaultSynonyms, isNoiseToken, normaliseValue, STOP_WORDS, tokeniseQuestion, type SynonymSource } from '../intent/index.js';
+import { isNoiseToken } from '../text/index.js';
+import { defaultSynonyms, normaliseValue, STOP_WORDS, tokeniseQuestion, type SynonymSource } from '../intent/index.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
 
 /**

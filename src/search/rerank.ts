@@ -97,7 +97,8 @@ export function lazyRerank(model: SynthesisModel, pool: readonly string[], opts:
     current = u;
   }
   for (const t of [...chosen]) addMoves(t);
-  let stoppedBy: RerankResult['stoppedBy'] = 'exhausted';
+  // The first table and its shards may already fill the budget (budget 1): that is a budget stop.
+  let stoppedBy: RerankResult['stoppedBy'] = chosen.length >= opts.budget ? 'budget' : 'exhausted';
   let step = 0;
   while (chosen.length < opts.budget) {
     // Drop moves that became invalid (a member already chosen, or over budget).

@@ -1,6 +1,7 @@
 import { cosine } from '../embed/index.js';
 import { tokeniseIdentifier } from '../graph/index.js';
-import { isNoiseToken, type IntentAtom } from '../intent/index.js';
+import type { IntentAtom } from '../intent/index.js';
+import { isNoiseToken } from '../text/index.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
 
 /**

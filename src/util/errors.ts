@@ -1,4 +1,8 @@
-/** Error codes shared by the CLI, the ingest log and the GraphQL layer (`extensions.code`). */
+/**
+ * The one error-code enum, shared by the CLI (`graft: <code>: <message>`), the ingest log and the
+ * GraphQL layer (`extensions.code`, mapped by `clientErrorCode` in src/api/errors.ts: every code
+ * reaches the client as is, except LAKE_READ, which reads BAD_USER_INPUT there).
+ */
 export enum ErrorCode {
   BAD_USER_INPUT = 'BAD_USER_INPUT',
   NOT_FOUND = 'NOT_FOUND',
@@ -11,6 +15,8 @@ export enum ErrorCode {
   UPSTREAM = 'UPSTREAM',
   /** The embedded catalog is open in another process (the error names it). */
   CATALOG_IN_USE = 'CATALOG_IN_USE',
+  /** An engine call ran past its time limit (GRAFT_SYNTHESIZE_TIMEOUT_MS). */
+  TIMEOUT = 'TIMEOUT',
 }
 
 export class GraftError extends Error {

@@ -506,6 +506,31 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
     });
   });
 
+  describe('CATALOG_IN_USE', () => {
+    it('reaches the client as CATALOG_IN_USE: the holder named in development, a safe sentence in production, logged as a failure', async () => {
+      const dev = await api.gql('{ synthesize(question: "club lockheld") { id } }');
+      expect(dev.errors?.[0].extensions.code).toBe('CATALOG_IN_USE');
+      expect(dev.errors?.[0].message).toContain(`in use by process ${process.pid}`);
+
+      const lines: string[] = [];
+      const { pino } = await import('pino');
+      const logger = pino({ level: 'info' }, { write: (s: string) => void lines.push(s) });
+      const prod = await startTestServer(db, engine, { production: true, introspection: false }, logger);
+      try {
+        const r = await prod.gql('{ synthesize(question: "club lockheld") { id } }', undefined, { headers: { 'x-request-id': 'lock-1' } });
+        expect(r.errors?.[0].extensions.code).toBe('CATALOG_IN_USE');
+        expect(r.errors?.[0].message).toMatch(/^the catalog is in use by another process/);
+        expect(r.raw).not.toContain(String(process.pid));
+        const logged = lines.map((l) => JSON.parse(l) as { reqId?: string; msg: string; code?: string; err?: { message: string } });
+        const entry = logged.find((l) => l.reqId === 'lock-1' && l.msg === 'request failed');
+        expect(entry?.code).toBe('CATALOG_IN_USE');
+        expect(entry?.err?.message).toContain(`in use by process ${process.pid}`);
+      } finally {
+        await prod.close();
+      }
+    });
+  });
+
   describe('mutations', () => {
     it('confines ingest paths to the lake roots', async () => {
       const cases: [string, string][] = [

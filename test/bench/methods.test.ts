@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../src/bench/bm25.js';
 import { selectionLp, solveSelection } from '../../src/bench/methods.js';
-import { foldPlural, questionTokens, splitIdentifierWords, visibleTableName } from '../../src/bench/text.js';
+import { questionTokens, visibleTableName } from '../../src/bench/text.js';
+import { foldPlural, splitIdentifier } from '../../src/text/index.js';
 
 describe('text', () => {
   it('splits identifiers and questions the way the bm25 baseline needs', () => {
-    expect(splitIdentifierWords('singer_in_concert')).toEqual(['singer', 'in', 'concert']);
-    expect(splitIdentifierWords('PlayerID')).toEqual(['player', 'id']);
-    expect(splitIdentifierWords('carMakers2')).toEqual(['car', 'makers', '2']);
+    expect(splitIdentifier('singer_in_concert')).toEqual(['singer', 'in', 'concert']);
+    expect(splitIdentifier('PlayerID')).toEqual(['player', 'id']);
+    expect(splitIdentifier('carMakers2')).toEqual(['car', 'makers', '2']);
     expect(visibleTableName('singer_in_concert_3e6bb210')).toBe('singer_in_concert');
     expect(questionTokens('How many singers do we have?')).toEqual(['singers']);
     expect(['singers', 'countries', 'matches', 'class', 'age'].map(foldPlural)).toEqual(['singer', 'country', 'match', 'class', 'age']);

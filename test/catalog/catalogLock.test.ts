@@ -103,7 +103,7 @@ describe('the embedded catalog lock', () => {
       expect(await status(url, token.secret)).toBe(200);
 
       const revoke = await graft(['token', 'revoke', token.id], env);
-      expect(revoke.code).toBe(1);
+      expect(revoke.code).toBe(4); // ExitCode.CATALOG_IN_USE
       expect(revoke.out).not.toContain('revoked');
       expect(revoke.err).toContain('CATALOG_IN_USE');
       expect(revoke.err).toContain(`in use by process ${serve.pid}`);

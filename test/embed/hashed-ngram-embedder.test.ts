@@ -11,8 +11,8 @@ import {
   cosine,
   embedQuery,
   headerLemmas,
-  splitIdentifier,
 } from '../../src/embed/index.js';
+import { splitHeaderWords } from '../../src/text/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const embedder = new HashedNgramEmbedder();
@@ -35,15 +35,15 @@ const SAMPLE_TEXTS = [
   columnEmbeddingText('t', { name: 'to', sampleValues: [] }),
 ];
 
-describe('splitIdentifier / headerLemmas', () => {
+describe('splitHeaderWords / headerLemmas', () => {
   it('splits snake, camel, Pascal, acronyms and digits', () => {
-    expect(splitIdentifier('player_id')).toEqual(['player', 'id']);
-    expect(splitIdentifier('PlayerID')).toEqual(['player', 'id']);
-    expect(splitIdentifier('playerId')).toEqual(['player', 'id']);
-    expect(splitIdentifier('HTTPStatusCode')).toEqual(['http', 'status', 'code']);
-    expect(splitIdentifier('userIDs')).toEqual(['user', 'ids']);
-    expect(splitIdentifier('address2-line')).toEqual(['address', '2', 'line']);
-    expect(splitIdentifier('  ')).toEqual([]);
+    expect(splitHeaderWords('player_id')).toEqual(['player', 'id']);
+    expect(splitHeaderWords('PlayerID')).toEqual(['player', 'id']);
+    expect(splitHeaderWords('playerId')).toEqual(['player', 'id']);
+    expect(splitHeaderWords('HTTPStatusCode')).toEqual(['http', 'status', 'code']);
+    expect(splitHeaderWords('userIDs')).toEqual(['user', 'ids']);
+    expect(splitHeaderWords('address2-line')).toEqual(['address', '2', 'line']);
+    expect(splitHeaderWords('  ')).toEqual([]);
   });
 
   it('lemmatises plurals, expands abbreviations and drops function words', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type EngineApi } from '../../src/engine/index.js';
+import { createEngine, type Engine } from '../../src/engine/index.js';
 import { HeuristicValueFunction, type SearchAction, type SearchState, type ValueContext } from '../../src/search/index.js';
 import { openDemoCatalog, type DemoCatalog, type DemoGold } from '../support/demoLake.js';
 
@@ -10,7 +10,7 @@ import { openDemoCatalog, type DemoCatalog, type DemoGold } from '../support/dem
  */
 describe('engine cancellation on the demo lake', () => {
   let demo: DemoCatalog;
-  let engine: EngineApi;
+  let engine: Engine;
   let gold: DemoGold;
 
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCatalog, type CatalogDatabase } from '../../src/catalog/index.js';
 import { HashedNgramEmbedder } from '../../src/embed/index.js';
-import { createEngine, type EngineApi } from '../../src/engine/index.js';
+import { createEngine, type Engine } from '../../src/engine/index.js';
 import { countFusion, planFusion } from '../../src/fusion/index.js';
 import { buildFusionInput } from '../../src/engine/engine.js';
 import { openDemoCatalog, type DemoCatalog, type DemoGold } from '../support/demoLake.js';
@@ -19,7 +19,7 @@ function normaliseCopy(names: string[]): string[] {
 describe('graft engine on the demo lake', () => {
   let demo: DemoCatalog;
   let db: CatalogDatabase;
-  let engine: EngineApi;
+  let engine: Engine;
   let lake: string;
   let gold: DemoGold;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedderConfigFromEnv } from '../../src/embed/index.js';
-import { createEngine, EnginePool, type EngineApi } from '../../src/engine/index.js';
+import { createEngine, EnginePool, type Engine } from '../../src/engine/index.js';
 import { BadInputError } from '../../src/util/errors.js';
 import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
 
@@ -11,7 +11,7 @@ import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
  */
 describe('engine pool on the demo lake', () => {
   let demo: DemoCatalog;
-  let local: EngineApi;
+  let local: Engine;
   let pool: EnginePool;
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDatabase } from '../../src/catalog/index.js';
-import { createEngine, type EngineApi } from '../../src/engine/index.js';
+import { createEngine, type Engine } from '../../src/engine/index.js';
 import { anchorRegion, reachableSupport, type SynthesisModel, type ValueContext } from '../../src/search/index.js';
 import { openDemoCatalog, type DemoCatalog, type DemoGold } from '../support/demoLake.js';
 
@@ -38,7 +38,7 @@ function redundancyByDefinition(model: SynthesisModel, a: string, b: string): nu
 describe('search shortcuts agree with their definitions (demo lake)', () => {
   let demo: DemoCatalog;
   let db: CatalogDatabase;
-  let engine: EngineApi;
+  let engine: Engine;
   let lake: string;
   let gold: DemoGold;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type EngineApi } from '../../src/engine/index.js';
+import { createEngine, type Engine } from '../../src/engine/index.js';
 import { enrichFromRequest, enrichTable } from '../../src/enrich/index.js';
 import { closeDuckDB } from '../../src/lake/index.js';
 import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
@@ -7,7 +7,7 @@ import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
 /** The demo's enrichment scenario (demo/README.md): student -> gpa. */
 describe('enrich on the demo lake', () => {
   let demo: DemoCatalog;
-  let engine: EngineApi;
+  let engine: Engine;
   beforeAll(async () => {
     demo = await openDemoCatalog();
     engine = createEngine(demo.db, demo.embedder, { valueModel: 'off' });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCatalog, type CatalogDatabase } from '../../src/catalog/index.js';
 import { HashedNgramEmbedder } from '../../src/embed/index.js';
 import { enrichFromRequest, enrichTable } from '../../src/enrich/index.js';
-import { createEngine, type EngineApi } from '../../src/engine/index.js';
+import { createEngine, type Engine } from '../../src/engine/index.js';
 import { ingestLake } from '../../src/ingest/index.js';
 import { closeDuckDB } from '../../src/lake/index.js';
 import { BadInputError, NotFoundError } from '../../src/util/errors.js';
@@ -14,7 +14,7 @@ import { ALL_ROWS, house, writeHousingLake } from './housingLake.js';
 describe('enrich (hand-made housing lake)', () => {
   let root: string;
   let db: CatalogDatabase;
-  let engine: EngineApi;
+  let engine: Engine;
   let idOf: (name: string) => string;
 
   beforeAll(async () => {

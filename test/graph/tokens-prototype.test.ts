@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { singularise, tokeniseIdentifier } from '../../src/graph/index.js';
+import { tokeniseIdentifier } from '../../src/graph/index.js';
+import { singularise } from '../../src/text/index.js';
 
 describe('identifier tokens that collide with Object.prototype', () => {
   it('treats constructor, toString and __proto__ as plain words', () => {

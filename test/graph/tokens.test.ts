@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   editDistance,
   editSimilarity,
-  singularise,
   tokeniseIdentifier,
   weightedTokenJaccard,
 } from '../../src/graph/index.js';
@@ -30,12 +29,6 @@ describe('tokeniseIdentifier', () => {
     ['Straße_Name', ['straße', 'name']],
   ])('%s -> %j', (input, expected) => {
     expect(tokeniseIdentifier(input)).toEqual(expected);
-  });
-
-  it('leaves short words and numbers alone', () => {
-    expect(singularise('bus')).toBe('bus');
-    expect(singularise('gas')).toBe('gas');
-    expect(singularise('2010s')).toBe('2010s');
   });
 });
 

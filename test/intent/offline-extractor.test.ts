@@ -6,8 +6,8 @@ import {
   extractIntentOffline,
   intentAtoms,
   parseIntentGraph,
-  ruleLemmatiser,
 } from '../../src/intent/index.js';
+import { ruleLemmatiser } from '../../src/text/index.js';
 import { schoolLake } from './fixtures/school-lake.js';
 
 const extractor = new OfflineExtractor(schoolLake());

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseValue, splitIdentifier, tokeniseQuestion } from '../../src/intent/text.js';
+import { normaliseValue, tokeniseQuestion } from '../../src/intent/text.js';
 import { detectOperator } from '../../src/intent/operators.js';
-import { ruleLemma } from '../../src/intent/lemmatiser.js';
-
-describe('splitIdentifier', () => {
-  it('splits snake, kebab, dotted and camel case', () => {
-    expect(splitIdentifier('car_makers')).toEqual(['car', 'makers']);
-    expect(splitIdentifier('firstName')).toEqual(['first', 'name']);
-    expect(splitIdentifier('HTTPServerLog')).toEqual(['http', 'server', 'log']);
-    expect(splitIdentifier('release-year.v2')).toEqual(['release', 'year', 'v2']);
-    expect(splitIdentifier('Café Owner')).toEqual(['cafe', 'owner']);
-  });
-});
 
 describe('normaliseValue', () => {
   it('folds case, diacritics and punctuation, keeps decimals', () => {
@@ -55,13 +44,5 @@ describe('detectOperator', () => {
     expect(op('between 2000 and 2010', '2000')).toMatchObject({ operator: 'between' });
     expect(op("with the word 'Hey'", 'Hey')).toEqual({ operator: 'like', pattern: 'contains' });
     expect(op("names starting with 'A'", 'A')).toEqual({ operator: 'like', pattern: 'prefix' });
-  });
-});
-
-describe('ruleLemma', () => {
-  it('singularises plurals conservatively', () => {
-    expect(['students', 'countries', 'addresses', 'matches', 'status', 'gpa', 'people', 'analyses'].map(ruleLemma)).toEqual([
-      'student', 'country', 'address', 'match', 'status', 'gpa', 'person', 'analysis',
-    ]);
   });
 });

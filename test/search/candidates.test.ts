@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCatalog, type CatalogDatabase } from '../../src/catalog/index.js';
 import { HashedNgramEmbedder } from '../../src/embed/index.js';
-import { createEngine, type EngineApi } from '../../src/engine/index.js';
+import { createEngine, type Engine } from '../../src/engine/index.js';
 import { ingestLake } from '../../src/ingest/index.js';
 import { closeDuckDB } from '../../src/lake/index.js';
 import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
@@ -49,7 +49,7 @@ async function writeLake(root: string): Promise<void> {
 describe('candidate syntheses (hand-made two-source lake)', () => {
   let root: string;
   let db: CatalogDatabase;
-  let engine: EngineApi;
+  let engine: Engine;
   const names = (r: { tables: { name: string; uri: string; role: string }[] }, core = true) =>
     r.tables.filter((t) => !core || t.role !== 'alternate').map((t) => `${path.basename(path.dirname(t.uri))}/${t.name}`).sort();
 

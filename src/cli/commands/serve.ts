@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { EngineApi } from '../../api/index.js';
+import type { ServedEngine } from '../../api/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { openContext } from '../context.js';
@@ -50,7 +50,7 @@ export function registerServeCommand(program: Command): void {
         // Enrichment reads the snapshot and models in-process, so it stays on the local engine;
         // a catalog change must reach both caches.
         const enriching = withEnrichment(local);
-        const engine: EngineApi = pool
+        const engine: ServedEngine = pool
           ? {
               intentGraph: (question, o) => pool.intentGraph(question, o),
               synthesize: (question, o) => pool.synthesize(question, o),

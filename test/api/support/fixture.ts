@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { buildDemoLake } from '../../../scripts/build-demo-lake.js';
 import { createServer, type ApiConfigOverrides, type CreateServerOptions, type GraftServer } from '../../../src/api/index.js';
-import type { EngineApi } from '../../../src/api/engineApi.js';
+import type { ServedEngine } from '../../../src/api/servedEngine.js';
 import type { CatalogDatabase } from '../../../src/catalog/database.js';
 import { HashedNgramEmbedder } from '../../../src/embed/index.js';
 import { ingestLake } from '../../../src/ingest/index.js';
@@ -112,7 +112,7 @@ export const silentLogger = () => pino({ level: process.env.GRAFT_TEST_LOG_LEVEL
 
 export async function startTestServer(
   db: CatalogDatabase,
-  engine: EngineApi,
+  engine: ServedEngine,
   config: ApiConfigOverrides = {},
   logger = silentLogger(),
   extra: Pick<CreateServerOptions, 'lineage'> = {},

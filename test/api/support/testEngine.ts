@@ -1,11 +1,14 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { EngineApi } from '../../../src/api/engineApi.js';
+import { acquireCatalogLock } from '../../../src/catalog/catalogLock.js';
+import type { ServedEngine } from '../../../src/api/servedEngine.js';
 import type { CatalogDatabase } from '../../../src/catalog/database.js';
 import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from '../../../src/engine/types.js';
 import { type IntentGraph, intentAtoms } from '../../../src/intent/index.js';
 
 /**
- * TEST DOUBLE for the engine (src/engine is written separately; the API receives an EngineApi
+ * TEST DOUBLE for the engine (src/engine is written separately; the API receives an ServedEngine
  * by injection). It computes something real from the catalog, simply: the tables of a question
  * are the granted tables whose names occur in it, their attributes the columns whose names
  * occur in it, the join steps the catalog's join edges between the chosen tables. That is
@@ -13,7 +16,8 @@ import { type IntentGraph, intentAtoms } from '../../../src/intent/index.js';
  *
  * The suites talk to it through `InstrumentedEngine`, which records calls and understands
  * magic words in a question: `sleep:<ms>` waits (honouring the abort signal), `explode` throws
- * an error carrying SQL-looking text, `leak` makes synthesize return `leakTableId` even if not
+ * an error carrying SQL-looking text, `lockheld` opens an embedded catalog's lock that this
+ * process already holds (the real CatalogInUseError, code CATALOG_IN_USE), `leak` makes synthesize return `leakTableId` even if not
  * granted (to prove the API's second fence). With GRAFT_API_TEST_ENGINE=real the instrumented
  * engine wraps the real one (src/engine) instead of the double; assertions about what the
  * double chooses are then skipped (`double === false`), API invariants still run.
@@ -27,7 +31,7 @@ interface EngineTable {
   columns: { id: string; name: string; sampleValues: string[] }[];
 }
 
-export class TestEngine implements EngineApi {
+export class TestEngine implements ServedEngine {
   private cache?: Promise<EngineTable[]>;
 
   constructor(private readonly db: CatalogDatabase) {}
@@ -172,19 +176,29 @@ async function magic(question: string, signal?: AbortSignal): Promise<void> {
       });
     });
   }
+  if (/\blockheld\b/.test(question)) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'graft-lockheld-'));
+    const held = await acquireCatalogLock(dir);
+    try {
+      await acquireCatalogLock(dir);
+    } finally {
+      held.release();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
   if (/\bexplode\b/.test(question)) {
     throw new Error('PrismaClientKnownRequestError: relation "lake_table_secret" does not exist: SELECT * FROM lake_table_secret WHERE token_hash = $1');
   }
 }
 
 /** Records calls and invalidations and adds the magic words (see the top of this file). */
-export class InstrumentedEngine implements EngineApi {
+export class InstrumentedEngine implements ServedEngine {
   invalidations = 0;
   calls: { op: string; question?: string; filtered: boolean }[] = [];
   leakTableId?: string;
 
   constructor(
-    readonly inner: EngineApi,
+    readonly inner: ServedEngine,
     private readonly db: CatalogDatabase,
   ) {}
 

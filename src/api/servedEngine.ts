@@ -7,7 +7,7 @@ import type { IntentGraph } from '../intent/index.js';
  * can run the API against a stand-in and the CLI against the real thing. Every call gets the
  * caller's `allowTable`: the engine must never look at, return or explain a table it rejects.
  */
-export interface EngineApi {
+export interface ServedEngine {
   intentGraph(question: string, opts: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter; signal?: AbortSignal }): Promise<IntentResult>;
   synthesize(question: string, opts: AskOptions): Promise<SynthesisResult>;
   explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter; signal?: AbortSignal }): Promise<ScoreExplanation>;

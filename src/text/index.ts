@@ -1,0 +1,18 @@
+export {
+  NAME_INDEX_SPLIT,
+  foldCase,
+  isNoiseToken,
+  splitHeaderWords,
+  splitIdentifier,
+  stripDiacritics,
+  type SplitOptions,
+} from './identifiers.js';
+export { foldPlural, foldUnknownPlural, singularise } from './plurals.js';
+export {
+  defaultLemmatiser,
+  lemmatiseHeaderWord,
+  lemmatiserLoadError,
+  ruleLemma,
+  ruleLemmatiser,
+  type Lemmatiser,
+} from './lemmatiser.js';

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import {
+  NAME_INDEX_SPLIT,
+  defaultLemmatiser,
+  foldCase,
+  foldPlural,
+  foldUnknownPlural,
+  isNoiseToken,
+  lemmatiseHeaderWord,
+  ruleLemma,
+  singularise,
+  splitHeaderWords,
+  splitIdentifier,
+} from '../../src/text/index.js';
+
+describe('splitIdentifier', () => {
+  it('splits snake, kebab, camel, acronyms and letter/digit runs by default', () => {
+    expect(splitIdentifier('singer_in_concert')).toEqual(['singer', 'in', 'concert']);
+    expect(splitIdentifier('PlayerID')).toEqual(['player', 'id']);
+    expect(splitIdentifier('HTTPServerLog')).toEqual(['http', 'server', 'log']);
+    expect(splitIdentifier('carMakers2')).toEqual(['car', 'makers', '2']);
+    expect(splitIdentifier('home-team id')).toEqual(['home', 'team', 'id']);
+    expect(splitIdentifier('Café_Owner')).toEqual(['café', 'owner']);
+    expect(splitIdentifier('__')).toEqual([]);
+  });
+
+  it('keeps digits with letters, folds accents and drops hash-like parts for the name index', () => {
+    expect(splitIdentifier('car_makers', NAME_INDEX_SPLIT)).toEqual(['car', 'makers']);
+    expect(splitIdentifier('firstName', NAME_INDEX_SPLIT)).toEqual(['first', 'name']);
+    expect(splitIdentifier('release-year.v2', NAME_INDEX_SPLIT)).toEqual(['release', 'year', 'v2']);
+    expect(splitIdentifier('Café Owner', NAME_INDEX_SPLIT)).toEqual(['cafe', 'owner']);
+    expect(splitIdentifier('orders_7f3a9c1e', NAME_INDEX_SPLIT)).toEqual(['orders']);
+    // nothing but noise: the noise is kept rather than returning no words
+    expect(splitIdentifier('7f3a9c1e', NAME_INDEX_SPLIT)).toEqual(['7f3a9c1e']);
+    expect(splitIdentifier('orders_7f3a9c1e')).toEqual(['orders', '7', 'f', '3', 'a', '9', 'c', '1', 'e']);
+  });
+
+  it('tells hash-like parts from words', () => {
+    expect(['7f3a9c1e', 'a1b2c3d4e5', 'deadbeef01'].map(isNoiseToken)).toEqual([true, true, true]);
+    expect(['player', 'v2', 'deadbeef', '2010'].map(isNoiseToken)).toEqual([false, false, false, false]);
+  });
+});
+
+describe('splitHeaderWords (the built-in embedder)', () => {
+  it('keeps acronym plurals whole where splitIdentifier does not', () => {
+    expect(splitHeaderWords('userIDs')).toEqual(['user', 'ids']);
+    expect(splitIdentifier('userIDs')).toEqual(['user', 'i', 'ds']);
+    expect(splitHeaderWords('address2-line')).toEqual(['address', '2', 'line']);
+    expect(splitHeaderWords('ﬁle_name')).toEqual(['file', 'name']); // NFKC unfolds the ligature
+  });
+});
+
+describe('plural folding', () => {
+  it('singularise: irregulars, -ies, -es, keeps -ss/-us and short words', () => {
+    expect(['players', 'cities', 'classes', 'matches', 'status', 'people', 'bus', 'gas', '2010s'].map(singularise)).toEqual([
+      'player', 'city', 'class', 'match', 'status', 'person', 'bus', 'gas', '2010s',
+    ]);
+  });
+
+  it('foldPlural is crude on purpose (status -> statu)', () => {
+    expect(['singers', 'countries', 'matches', 'class', 'age', 'status'].map(foldPlural)).toEqual([
+      'singer', 'country', 'match', 'class', 'age', 'statu',
+    ]);
+  });
+
+  it('foldUnknownPlural folds what wink leaves alone', () => {
+    expect(['ids', 'uuids', 'skus', 'status', 'news', 'boxes'].map(foldUnknownPlural)).toEqual([
+      'id', 'uuid', 'sku', 'status', 'news', 'box',
+    ]);
+  });
+});
+
+describe('lemmatisers', () => {
+  it('ruleLemma singularises plurals conservatively and folds regular verbs', () => {
+    expect(['students', 'countries', 'addresses', 'matches', 'status', 'gpa', 'people', 'analyses'].map(ruleLemma)).toEqual([
+      'student', 'country', 'address', 'match', 'status', 'gpa', 'person', 'analysis',
+    ]);
+    expect(['studied', 'running', 'played'].map(ruleLemma)).toEqual(['study', 'run', 'play']);
+  });
+
+  it('the header lemma and the question-side lemma share wink but keep their own rules', () => {
+    expect(defaultLemmatiser().engine).toBe('wink');
+    expect(lemmatiseHeaderWord('players')).toBe('player');
+    expect(defaultLemmatiser().lemma('players')).toBe('player');
+    expect(lemmatiseHeaderWord('ids')).toBe('id'); // wink leaves it, the suffix rule folds it
+    expect(defaultLemmatiser().lemma('people')).toBe('person');
+    expect(lemmatiseHeaderWord('2010')).toBe('2010');
+  });
+
+  it('foldCase lower-cases and strips diacritics', () => {
+    expect(foldCase('Zoë ÉCOLE')).toBe('zoe ecole');
+  });
+});
+
+describe('words that name Object.prototype members', () => {
+  it('lemmatise to strings (constructor, constructors, tostring)', () => {
+    for (const lemma of [ruleLemma, (w: string) => defaultLemmatiser().lemma(w), lemmatiseHeaderWord]) {
+      expect(lemma('constructor')).toBe('constructor');
+      expect(lemma('constructors')).toBe('constructor');
+      expect(typeof lemma('tostring')).toBe('string');
+      expect(typeof lemma('__proto__')).toBe('string');
+    }
+  });
+});

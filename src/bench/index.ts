@@ -66,4 +66,5 @@ export {
 } from './run.js';
 export { benchMarkdown, writeBenchmarksMarkdown, benchSectionName } from './report.js';
 export { replaceMarkedSection, markdownTable } from './markdown.js';
+export { solveSelectionExact, selectionValue, SELECTION_MAX_NODES, type SelectionResult } from './selection.js';
 export { machineInfo, gitCommit, type MachineInfo } from './machine.js';

@@ -32,6 +32,10 @@ export interface RecallOptions {
   /** Shortest shared prefix that counts, and its least share of the shorter word. */
   prefixMin: number;
   prefixShare: number;
+  /** Factor for each part of a closed compound the lake does not hold as one word (bodybuilder ~ body, builder). */
+  compoundFactor: number;
+  /** Shortest part of such a compound that counts. */
+  compoundMinPart: number;
   /** Factor for a WordNet synonym of the question word (pupil ~ student). */
   synonymFactor: number;
   /** How much of a name match a table loses for the share of its name the question leaves unexplained. */
@@ -59,6 +63,8 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   prefixFactor: 0.7,
   prefixMin: 5,
   prefixShare: 0.6,
+  compoundFactor: 0.7,
+  compoundMinPart: 3,
   synonymFactor: 0.6,
   pairWeight: 0.5,
   partialNameFactor: 0.7,
@@ -146,6 +152,24 @@ export class LexicalIndex {
       }
     }
     return this.prefixIndex;
+  }
+
+  /**
+   * A closed compound of two lake words (bodybuilder ~ body + builder, laptime ~ lap + time): the
+   * split whose shorter part is longest, each part at least `minPart` letters; none if the word
+   * splits no way.
+   */
+  compoundParts(token: string, minPart: number): string[] {
+    let best: string[] = [];
+    let bestShort = 0;
+    for (let i = minPart; i <= token.length - minPart; i++) {
+      const head = token.slice(0, i);
+      const tail = tokeniseIdentifier(token.slice(i))[0];
+      if (!tail || !this.has(head) || !this.has(tail)) continue;
+      const short = Math.min(head.length, tail.length);
+      if (short > bestShort) (best = [head, tail]), (bestShort = short);
+    }
+    return best;
   }
 
   private vectorRows?: { words: string[]; matrix: Float32Array; dims: number };
@@ -243,6 +267,7 @@ export class QuestionRecall {
       const forms = new Map<string, number>();
       if (index.has(word)) forms.set(word, 1);
       for (const w of index.prefixRelatives(word, opts.prefixMin, opts.prefixShare)) if (!forms.has(w)) forms.set(w, opts.prefixFactor);
+      if (!index.has(word)) for (const w of index.compoundParts(word, opts.compoundMinPart)) if (!forms.has(w)) forms.set(w, opts.compoundFactor);
       if (synonyms && !isGenericToken(word)) {
         for (const syn of synonyms.synonyms(word)) {
           const parts = identifierTerms(syn);

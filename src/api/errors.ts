@@ -14,12 +14,8 @@ const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
 /** Codes that may reach a client, as strings (what an error raised by Apollo may already carry). */
 const CLIENT_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode).filter((c) => c !== ErrorCode.LAKE_READ));
 
-export class ForbiddenError extends GraftError {
-  constructor(message: string, details: Record<string, unknown> = {}) {
-    super(ErrorCode.FORBIDDEN, message, details);
-    this.name = 'ForbiddenError';
-  }
-}
+// ForbiddenError lives in src/util/errors.ts (the lake layer raises it at read time too).
+export { ForbiddenError } from '../util/errors.js';
 
 export class UnauthenticatedError extends GraftError {
   constructor(message: string) {

@@ -22,6 +22,8 @@ export class IngestRunner {
     private readonly log: Logger,
     private readonly onCatalogChanged: () => void,
     private readonly lineage?: LineageEmitter,
+    /** GRAFT_LAKE_ROOTS: every file read is re-checked against them (a swap after the mutation's check). */
+    private readonly lakeRoots: string[] = [],
   ) {}
 
   /** Queues an ingest of an already-confined real path; returns the run id. */
@@ -33,7 +35,7 @@ export class IngestRunner {
     const job = this.tail.then(async () => {
       const started = Date.now();
       try {
-        const s = await ingestLake(this.db, realPath, { embedder: this.embedder, runId, lineage: this.lineage });
+        const s = await ingestLake(this.db, realPath, { embedder: this.embedder, runId, lineage: this.lineage, lakeRoots: this.lakeRoots });
         this.log.info({ reqId: requestId, runId, status: s.status, tables: s.tablesIngested, failed: s.tablesFailed, ms: Date.now() - started }, 'ingest finished');
       } catch (err) {
         this.log.error({ reqId: requestId, runId, err }, 'ingest failed');

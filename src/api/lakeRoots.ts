@@ -1,6 +1,6 @@
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { isRestCatalogUrl, parsePostgresSource } from '../lake/index.js';
+import { findEscapingSymlink, isRestCatalogUrl, parsePostgresSource, realRoots, within } from '../lake/index.js';
 import { BadInputError } from '../util/errors.js';
 import { ForbiddenError } from './errors.js';
 
@@ -15,45 +15,10 @@ import { ForbiddenError } from './errors.js';
  *    a symlink pointing out of the roots is FORBIDDEN.
  * 4. For a folder, no symlink inside it may point out of the roots either (the lake walker
  *    follows symlinks), else FORBIDDEN.
+ *
+ * This is the mutation-time check; every read re-checks the real path of what it opens
+ * (src/lake/confine.ts), since a file can be swapped for a symlink after this check.
  */
-
-function within(child: string, root: string): boolean {
-  const rel = path.relative(root, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-async function realRoots(roots: string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const r of roots) {
-    const real = await realpath(r).catch(() => null);
-    if (real) out.push(real);
-  }
-  return out;
-}
-
-/** Upper bound on entries inspected for escaping symlinks (a lake bigger than this is refused). */
-const MAX_SCAN_ENTRIES = 200_000;
-
-async function findEscapingSymlink(dir: string, roots: string[]): Promise<string | null> {
-  const stack = [dir];
-  let seen = 0;
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      if (++seen > MAX_SCAN_ENTRIES) throw new BadInputError(`lake folder has more than ${MAX_SCAN_ENTRIES} entries`);
-      const full = path.join(current, e.name);
-      if (e.isSymbolicLink()) {
-        const target = await realpath(full).catch(() => null);
-        // A dangling link is skipped by the walker; one resolving outside the roots is an escape.
-        if (target && !roots.some((r) => within(target, r))) return full;
-      } else if (e.isDirectory()) {
-        stack.push(full);
-      }
-    }
-  }
-  return null;
-}
 
 /** Returns the real, confined path to ingest; throws BadInputError / ForbiddenError. */
 export async function confineLakePath(input: string, roots: string[]): Promise<string> {

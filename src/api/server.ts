@@ -140,7 +140,7 @@ export function createApiServices(
     log,
     searcher,
     syntheses: new SynthesisStore(opts.db),
-    ingests: new IngestRunner(opts.db, opts.embedder, log, catalogChanged, lineage),
+    ingests: new IngestRunner(opts.db, opts.embedder, log, catalogChanged, lineage, config.lakeRoots),
     lineage,
     catalogChanged,
   };

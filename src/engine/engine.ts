@@ -357,7 +357,8 @@ export function buildFusionInput(snapshot: LakeSnapshot, tableIds: string[], ato
   const chosen = new Set(tableIds);
   const tables = tableIds.map((id) => {
     const t = snapshot.tableById.get(id)!;
-    return { id: t.id, name: t.name, uri: t.uri, format: t.format, columns: t.columns.map((c) => ({ id: c.id, name: c.name, logicalType: c.logicalType })) };
+    const columns = t.columns.map((c) => ({ id: c.id, name: c.name, logicalType: c.logicalType }));
+    return { id: t.id, name: t.name, uri: t.uri, format: t.format, columns, ...(t.sourceRootPath ? { root: t.sourceRootPath } : {}) };
   });
   const filters: ValueFilter[] = [];
   const byId = new Map(atoms.map((a) => [a.id, a]));

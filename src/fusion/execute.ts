@@ -11,7 +11,8 @@ import {
   DuckDBStructValue,
   DuckDBUnionValue,
 } from '@duckdb/node-api';
-import { sqlIdent, withDuckDB } from '../lake/index.js';
+import { confineEntry, duckdbSourceExpression, sqlIdent, withDuckDB } from '../lake/index.js';
+import type { LakeEntry } from '../lake/types.js';
 import { duckdbMessage } from '../lake/duckdb.js';
 import { ErrorCode } from '../util/errors.js';
 import { FusionExecutionError } from './errors.js';
@@ -70,6 +71,23 @@ function executableSql(plan: FusionPlan): string {
 }
 
 /**
+ * The entry a source is read through: for a table confined to its catalog source's root
+ * (`entry.root`), its real path, checked now (a file swapped for a symlink out of the root after
+ * ingest is refused FORBIDDEN and nothing of it is read). Readers get this resolved path.
+ */
+async function readableEntry(source: FusionPlan['sources'][number]): Promise<LakeEntry> {
+  const entry = source.entry;
+  if (!entry.root) return entry;
+  try {
+    return await confineEntry(entry, [entry.root]);
+  } catch (err) {
+    throw new FusionExecutionError(ErrorCode.FORBIDDEN, `reading ${source.name} for the fused query refused: ${(err as Error).message}`, {
+      table: source.name,
+    });
+  }
+}
+
+/**
  * Runs `wrap(<fused sql>)` on one DuckDB connection. Tables DuckDB reads in place keep their
  * expression; the others are first copied into TEMP tables of that connection (gone when it
  * closes) and the SQL is rebuilt over those copies.
@@ -88,8 +106,16 @@ async function run<T>(
   return withDuckDB(async (con) => {
     const info: FusionRunInfo = { engine: 'duckdb', sources: [], warnings: [] };
     const expressions = new Map<string, string>();
-    for (const [i, source] of plan.sources.entries()) {
+    // Whether an expression differs from the plan's SQL (a copy, or a confined real path).
+    let rebuilt = false;
+    for (const [i, planned] of plan.sources.entries()) {
+      const entry = await readableEntry(planned);
+      const source = entry === planned.entry ? planned : { ...planned, entry };
       if (source.copiedBy === null) {
+        if (entry !== planned.entry) {
+          source.expression = duckdbSourceExpression(entry) ?? planned.expression;
+          rebuilt = true;
+        }
         try {
           await prepareSource(source.entry);
         } catch (err) {
@@ -107,6 +133,7 @@ async function run<T>(
       if (copier.inPlace) {
         try {
           expressions.set(source.tableId, await copier.inPlace(source.entry));
+          rebuilt = true;
         } catch (err) {
           throw new FusionExecutionError(ErrorCode.LAKE_READ, `reading ${source.name} for the fused query failed: ${(err as Error).message}`, {
             table: source.name,
@@ -116,6 +143,7 @@ async function run<T>(
         info.sources.push({ tableId: source.tableId, name: source.name, readBy: copier.via, copiedRows: null, truncated: false });
         continue;
       }
+      rebuilt = true;
       const target = `graft_source_${i}`;
       let copied;
       try {
@@ -132,7 +160,7 @@ async function run<T>(
         info.warnings.push(`table ${source.name} has more than ${maxRows} rows: only its first ${maxRows} were read, so the result is partial`);
       }
     }
-    const sql = plan.sources.some((s) => s.copiedBy !== null) ? planSqlWith(plan, expressions) : plan.sql!;
+    const sql = rebuilt ? planSqlWith(plan, expressions) : plan.sql!;
     let reader;
     try {
       reader = await con.runAndReadAll(wrap(sql));

@@ -21,6 +21,11 @@ import type { FusionSource, FusionTable } from './types.js';
 
 /** The lake entry behind a catalog table: the uri is the path, or `file.sqlite#table` for SQLite. */
 export function lakeEntryOf(table: FusionTable): LakeEntry {
+  const entry = listedEntryOf(table);
+  return table.root && entry.format !== 'postgres' ? { ...entry, root: table.root } : entry;
+}
+
+function listedEntryOf(table: FusionTable): LakeEntry {
   if (table.format === 'sqlite') {
     const hash = table.uri.lastIndexOf('#');
     if (hash < 0) return { path: table.uri, format: 'sqlite', sqliteTable: table.name };

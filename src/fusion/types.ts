@@ -22,6 +22,8 @@ export interface FusionTable {
   columns: FusionColumn[];
   /** CSV read options profiling settled on (`TableProfile.csv`); absent = sniff again. */
   csv?: CsvReadOptions;
+  /** The catalog source's root: running the SQL reads the table's files only within it (LakeEntry.root). */
+  root?: string;
 }
 
 /** A stored join edge (catalog `JoinEdge`): from a foreign-key-like column into a key-like column. */

@@ -15,6 +15,7 @@ import {
   parsePostgresSource,
   profileEntry,
   rememberPostgresCredentials,
+  confineEntry,
 } from '../lake/index.js';
 import { ingestTableEvents, type LineageEmitter, type LineageTable } from '../lineage/index.js';
 import type { LakeEntry, TableProfile } from '../lake/types.js';
@@ -68,6 +69,12 @@ export interface IngestOptions {
    * embedded by the next ingest.
    */
   signal?: AbortSignal;
+  /**
+   * Confine every read to these folders (the API passes GRAFT_LAKE_ROOTS): each file's real path
+   * is checked when it is read, and the resolved path is what gets read, so a file swapped for a
+   * symlink out of the roots after the mutation's check fails FORBIDDEN as that file's error.
+   */
+  lakeRoots?: string[];
 }
 
 /** Where in the ingest a run row is: what the API's `ingestRun` polling shows. */
@@ -168,13 +175,15 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
       const tableStarted = new Date();
       try {
         const old = existing.get(uri);
-        const fingerprint = await fingerprintEntry(entry);
+        // The entry as read: its real path, checked against the lake roots now (confine.ts).
+        const readEntry = opts.lakeRoots && !pgSource && !isRest ? await confineEntry(entry, opts.lakeRoots) : entry;
+        const fingerprint = await fingerprintEntry(readEntry);
         // A pending table (written by a run killed before its embeddings) is complete but for
         // its vectors: kept, and finished by the embeddings step below like this run's own.
         if (old && old.fingerprint === fingerprint) {
           summary.tablesSkipped++;
         } else {
-          const done = await ingestOne(entry, uri, old, { store, index, graphById, sourceId, opts, byFingerprint, summary });
+          const done = await ingestOne(readEntry, entry, uri, old, { store, index, graphById, sourceId, opts, byFingerprint, summary });
           const rows = done.profile.rowCount;
           summary.tablesIngested++;
           summary.rowsProfiled += rows;
@@ -263,12 +272,15 @@ interface IngestContext {
 /** Profiles, embeds, links and writes one table; returns its catalog id and profile. */
 async function ingestOne(
   entry: LakeEntry,
+  listed: LakeEntry,
   uri: string,
   old: StoredTableBrief | undefined,
   ctx: IngestContext,
 ): Promise<{ tableId: string; profile: TableProfile }> {
   const profile = await profileEntry(entry, { sampleRows: ctx.opts.sampleRows });
+  // Named and addressed as listed (a symlink inside the roots keeps its own name), read resolved.
   profile.uri = uri;
+  if (listed.path !== entry.path && listed.format !== 'iceberg') profile.name = entryName(listed);
   for (const w of profile.warnings) ctx.summary.warnings.push({ path: uri, message: w });
   const twin = ctx.byFingerprint.get(profile.fingerprint);
   if (twin && twin !== uri) {

@@ -25,3 +25,4 @@ export type {
   LogicalType,
   TableProfile,
 } from './types.js';
+export { confineEntry, confineLakeRead, findEscapingSymlink, realRoots, within } from './confine.js';

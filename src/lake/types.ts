@@ -99,4 +99,9 @@ export interface LakeEntry {
    * under `key=value` subfolders are one table with the keys as columns (see hive.ts).
    */
   hive?: true;
+  /**
+   * Reads of this entry are confined to this folder (the catalog source's root): the real path
+   * is checked when the file is opened (confine.ts). Absent: not confined.
+   */
+  root?: string;
 }

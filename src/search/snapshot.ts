@@ -30,6 +30,11 @@ export interface SnapshotTable {
   format: LakeFormat;
   /** Basename of the lake root the table came from (what API grants match against). */
   sourceRoot: string;
+  /**
+   * The lake root's recorded path (`LakeSource.rootPath`): fused SQL and previews read the
+   * table's files only within it (src/lake/confine.ts). Absent in snapshots built by hand.
+   */
+  sourceRootPath?: string;
   rowCount: number;
   columns: SnapshotColumn[];
 }
@@ -120,6 +125,7 @@ export class LakeSnapshot {
         uri: t.uri,
         format: t.format as LakeFormat,
         sourceRoot: path.basename(t.source.rootPath),
+        sourceRootPath: t.source.rootPath,
         rowCount: Number(t.rowCount),
         columns: t.columns.map((c) => ({
           id: c.id,

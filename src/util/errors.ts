@@ -55,3 +55,11 @@ export class NotFoundError extends GraftError {
     this.name = 'NotFoundError';
   }
 }
+
+/** A path the caller may not read (outside the configured lake roots, or reached through a symlink out of them). */
+export class ForbiddenError extends GraftError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(ErrorCode.FORBIDDEN, message, details);
+    this.name = 'ForbiddenError';
+  }
+}

@@ -3,7 +3,7 @@ import { openCatalog, type CatalogDatabase } from '../../src/catalog/index.js';
 import { HashedNgramEmbedder } from '../../src/embed/index.js';
 import { createEngine, type Engine } from '../../src/engine/index.js';
 import { countFusion, planFusion } from '../../src/fusion/index.js';
-import { buildFusionInput } from '../../src/engine/engine.js';
+import { buildFusionInput } from '../../src/engine/stages/fuse.js';
 import { openDemoCatalog, type DemoCatalog, type DemoGold } from '../support/demoLake.js';
 
 /** The core synthesis of an answer: alternates (ranked extras up to the budget) left out. */

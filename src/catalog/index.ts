@@ -13,6 +13,7 @@ export {
   readJoinEdges,
   readMajorityEmbeddingModel,
   readReadyTables,
+  readReadyTableUris,
   readUnionEdges,
   type ReadyTable,
   type StoredJoinEdge,

@@ -40,6 +40,12 @@ export function readReadyTables(db: CatalogDatabase) {
   });
 }
 
+/** Uris of the ready tables whose uri starts with `prefix` (a lake folder followed by the separator). */
+export async function readReadyTableUris(db: CatalogDatabase, prefix: string): Promise<string[]> {
+  const rows = await db.prisma.lakeTable.findMany({ where: { ...visibleTable, uri: { startsWith: prefix } }, select: { uri: true } });
+  return rows.map((r) => r.uri);
+}
+
 export type ReadyTable = Awaited<ReturnType<typeof readReadyTables>>[number];
 
 /**

@@ -6,8 +6,7 @@
  */
 import path from 'node:path';
 import type { CatalogDatabase } from '../catalog/database.js';
-import { parseVectorLiteral } from '../catalog/vector.js';
-import { visibleTable } from '../catalog/visibility.js';
+import { readColumnCorpus, readColumnEmbeddings, readJoinEdges, readReadyTables, readUnionEdges } from '../catalog/read.js';
 import { columnEmbeddingText, type Embedder } from '../embed/index.js';
 import { isCorpusFitted } from '../ingest/refreshEmbeddings.js';
 
@@ -112,28 +111,16 @@ export class CatalogView {
    * and stored columns share one space.
    */
   static async load(db: CatalogDatabase, embedder: Embedder, opts: { lakeDir?: string } = {}): Promise<CatalogView> {
-    const all = await db.prisma.lakeTable.findMany({
-      where: visibleTable,
-      orderBy: { uri: 'asc' },
-      include: { columns: { orderBy: { ordinal: 'asc' } } },
-    });
+    const all = await readReadyTables(db);
     if (isCorpusFitted(embedder)) {
       // Same corpus and order as refreshEmbeddings: every column of the catalog.
-      const rows = await db.prisma.lakeColumn.findMany({
-        select: { name: true, sampleValues: true, table: { select: { name: true } } },
-        orderBy: [{ tableId: 'asc' }, { ordinal: 'asc' }],
-      });
-      embedder.fit(rows.map((r) => columnEmbeddingText(r.table.name, { name: r.name, sampleValues: r.sampleValues })));
+      embedder.fit((await readColumnCorpus(db)).map((r) => columnEmbeddingText(r.tableName, r)));
     }
     const root = opts.lakeDir ? path.resolve(opts.lakeDir) + path.sep : null;
     const chosen = root ? all.filter((t) => t.uri.startsWith(root)) : all;
     const ids = new Set(chosen.map((t) => t.id));
 
-    const embRows = await db.prisma.$queryRawUnsafe<{ column_id: string; embedding: string }[]>(
-      `SELECT column_id::text AS column_id, embedding::text AS embedding FROM column_embedding WHERE model = $1`,
-      embedder.id,
-    );
-    const stored = new Map(embRows.map((r) => [r.column_id, r.embedding]));
+    const stored = await readColumnEmbeddings(db, embedder.id);
     const missing: { tableName: string; col: { id: string; name: string; sampleValues: string[] } }[] = [];
     for (const t of chosen) for (const c of t.columns) if (!stored.has(c.id)) missing.push({ tableName: t.name, col: c });
     const computed = new Map<string, Float32Array>();
@@ -155,7 +142,7 @@ export class CatalogView {
           distinctEstimate: c.distinctEstimate,
           sampleValues: c.sampleValues,
           topValues: c.topValues,
-          embedding: s ? parseVectorLiteral(s) : (computed.get(c.id) ?? null),
+          embedding: s ?? computed.get(c.id) ?? null,
         };
       });
       return {
@@ -168,14 +155,8 @@ export class CatalogView {
         vector: meanVector(columns.map((c) => c.embedding)),
       };
     });
-    const joins = (
-      await db.prisma.joinEdge.findMany({
-        select: { fromTableId: true, toTableId: true, fromColumnId: true, toColumnId: true, score: true },
-      })
-    ).filter((j) => ids.has(j.fromTableId) && ids.has(j.toTableId));
-    const unions = (await db.prisma.unionEdge.findMany({ select: { tableAId: true, tableBId: true, score: true } })).filter(
-      (u) => ids.has(u.tableAId) && ids.has(u.tableBId),
-    );
+    const joins = (await readJoinEdges(db)).filter((j) => ids.has(j.fromTableId) && ids.has(j.toTableId));
+    const unions = (await readUnionEdges(db)).filter((u) => ids.has(u.tableAId) && ids.has(u.tableBId));
     return new CatalogView(tables, joins, unions, embedder.id);
   }
 }

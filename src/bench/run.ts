@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openCatalog, type CatalogDatabase } from '../catalog/index.js';
+import { openCatalog, readReadyTableUris, type CatalogDatabase } from '../catalog/index.js';
 import { createEmbedder, embedderConfigFromEnv, type Embedder } from '../embed/index.js';
 import { ingestLake } from '../ingest/index.js';
 import { closeDuckDB } from '../lake/index.js';
@@ -213,8 +213,8 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
     // --- the index: the catalog must hold the lake -------------------------------------------
     const lakeNames = new Set(manifest.tables.map((t) => t.name));
     const inCatalog = async () => {
-      const rows = await db.prisma.lakeTable.findMany({ where: { state: 'ready', uri: { startsWith: lakeDir + path.sep } }, select: { uri: true } });
-      return new Set(rows.map((r) => path.basename(r.uri).replace(/\.[^.]+$/, '')));
+      const uris = await readReadyTableUris(db, lakeDir + path.sep);
+      return new Set(uris.map((uri) => path.basename(uri).replace(/\.[^.]+$/, '')));
     };
     let present = await inCatalog();
     const missingBefore = [...lakeNames].filter((n) => !present.has(n));

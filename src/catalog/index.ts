@@ -5,5 +5,18 @@ export { CatalogStore, prepareTable, toGraphTable, type PreparedTable, type Tabl
 export * from './queries.js';
 export { toVectorLiteral, parseVectorLiteral } from './vector.js';
 export { lakeFingerprint, latestValueModel, listValueModels, saveValueModel, type NewValueModel, type StoredValueModel, type ValueModelRecord } from './valueModels.js';
-export { TableState, visibleTable, visibleTableSql } from './visibility.js';
+export { TableState, visibleTable, visibleTableSql, type TableFilter } from './visibility.js';
 export { createIngestRun, markDeadRunsInterrupted } from './ingestRuns.js';
+export {
+  readColumnCorpus,
+  readColumnEmbeddings,
+  readJoinEdges,
+  readMajorityEmbeddingModel,
+  readReadyTables,
+  readReadyTableUris,
+  readUnionEdges,
+  type ReadyTable,
+  type StoredJoinEdge,
+  type StoredUnionEdge,
+} from './read.js';
+export { CatalogReader, containsPattern, isUuid, type SqlScope } from './scopedReader.js';

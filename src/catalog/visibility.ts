@@ -15,3 +15,10 @@ export const visibleTable = { state: TableState.ready };
 export function visibleTableSql(alias = 't'): string {
   return `${alias}.state = '${TableState.ready}'`;
 }
+
+/**
+ * Which tables one caller may see (an API grant, a worker's id set), as a predicate on a
+ * table's identity. Applied to the in-memory snapshot (`LakeSnapshot.restrict`); the API's
+ * SQL reads carry the same grant as a SQL condition instead.
+ */
+export type TableFilter = (table: { id: string; name: string; uri: string; sourceRoot: string }) => boolean;

@@ -1,3 +1,4 @@
+import type { TableFilter } from '../catalog/visibility.js';
 import type { FusionPlanSummary } from './fusionSummary.js';
 import type { IntentGraph } from '../intent/index.js';
 
@@ -7,7 +8,7 @@ import type { IntentGraph } from '../intent/index.js';
  */
 
 /** A predicate over catalog tables: the search and every explanation only ever see tables it admits. */
-export type TableFilter = (table: { id: string; name: string; uri: string; sourceRoot: string }) => boolean;
+export type { TableFilter } from '../catalog/visibility.js';
 
 export type IntentSource = 'offline' | 'llm' | 'given' | 'offline-fallback';
 

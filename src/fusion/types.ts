@@ -1,3 +1,4 @@
+import type { StoredJoinEdge, StoredUnionEdge } from '../catalog/read.js';
 /**
  * Inputs and outputs of the fusion planner. Plain data (JSON-serialisable) so that the search
  * module and the GraphQL layer can build a `FusionInput` from catalog rows and store a plan.
@@ -27,25 +28,10 @@ export interface FusionTable {
 }
 
 /** A stored join edge (catalog `JoinEdge`): from a foreign-key-like column into a key-like column. */
-export interface FusionJoinEdge {
-  fromColumnId: string;
-  toColumnId: string;
-  fromTableId: string;
-  toTableId: string;
-  score: number;
-  /** |from ∩ to| / |from| */
-  containmentFromTo: number;
-  /** |from ∩ to| / |to| */
-  containmentToFrom: number;
-}
+export type FusionJoinEdge = StoredJoinEdge;
 
 /** A stored union edge (catalog `UnionEdge`); `alignment` pairs a column of A with one of B. */
-export interface FusionUnionEdge {
-  tableAId: string;
-  tableBId: string;
-  score: number;
-  alignment: { columnAId: string; columnBId: string; score: number }[];
-}
+export type FusionUnionEdge = StoredUnionEdge;
 
 export type FilterOperator = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'like' | 'in' | 'between';
 

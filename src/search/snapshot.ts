@@ -1,9 +1,15 @@
 import path from 'node:path';
 import type { CatalogDatabase } from '../catalog/database.js';
-import { parseVectorLiteral } from '../catalog/vector.js';
-import { visibleTable } from '../catalog/visibility.js';
-import type { TableFilter } from '../engine/types.js';
-import type { FusionJoinEdge, FusionUnionEdge } from '../fusion/types.js';
+import {
+  readColumnEmbeddings,
+  readJoinEdges,
+  readMajorityEmbeddingModel,
+  readReadyTables,
+  readUnionEdges,
+  type StoredJoinEdge,
+  type StoredUnionEdge,
+} from '../catalog/read.js';
+import type { TableFilter } from '../catalog/visibility.js';
 import { InMemoryVocabulary, type InMemoryVocabularyTable } from '../intent/index.js';
 import type { LakeFormat } from '../lake/types.js';
 
@@ -39,9 +45,9 @@ export interface SnapshotTable {
   columns: SnapshotColumn[];
 }
 
-/** Edges as the fusion planner takes them (the snapshot hands them over unchanged). */
-export type SnapshotJoin = FusionJoinEdge;
-export type SnapshotUnion = FusionUnionEdge;
+/** Edges as stored (the fusion planner takes them in the same shape, unchanged). */
+export type SnapshotJoin = StoredJoinEdge;
+export type SnapshotUnion = StoredUnionEdge;
 
 /** One neighbour of a table in the lake graph, with the strongest edge that links them. */
 export interface Neighbour {
@@ -100,24 +106,11 @@ export class LakeSnapshot {
   }
 
   static async load(db: CatalogDatabase): Promise<LakeSnapshot> {
-    const tables = await db.prisma.lakeTable.findMany({
-      where: visibleTable,
-      orderBy: { uri: 'asc' },
-      include: { source: { select: { rootPath: true } }, columns: { orderBy: { ordinal: 'asc' } } },
-    });
-    const embRows = await db.prisma.$queryRawUnsafe<{ column_id: string; model: string; embedding: string }[]>(
-      `SELECT column_id::text, model, embedding::text AS embedding FROM column_embedding`,
-    );
-    const models = new Map<string, number>();
-    for (const r of embRows) models.set(r.model, (models.get(r.model) ?? 0) + 1);
+    const tables = await readReadyTables(db);
     // Vectors of different models live in different spaces: keep the majority model's only.
-    const model = [...models.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
-    const embeddings = new Map<string, Float32Array>();
-    for (const r of embRows) if (r.model === model) embeddings.set(r.column_id, parseVectorLiteral(r.embedding));
-    const joins = await db.prisma.joinEdge.findMany({
-      select: { fromColumnId: true, toColumnId: true, fromTableId: true, toTableId: true, score: true, containmentFromTo: true, containmentToFrom: true },
-    });
-    const unions = await db.prisma.unionEdge.findMany({ select: { tableAId: true, tableBId: true, score: true, alignment: true } });
+    const model = await readMajorityEmbeddingModel(db);
+    const embeddings = model ? await readColumnEmbeddings(db, model) : new Map<string, Float32Array>();
+    const [joins, unions] = [await readJoinEdges(db), await readUnionEdges(db)];
     return new LakeSnapshot(
       tables.map((t) => ({
         id: t.id,
@@ -144,7 +137,7 @@ export class LakeSnapshot {
         })),
       })),
       joins,
-      unions.map((u) => ({ ...u, alignment: (u.alignment ?? []) as SnapshotUnion['alignment'] })),
+      unions,
       model,
     );
   }

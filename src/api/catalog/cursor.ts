@@ -1,3 +1,4 @@
+import { type ColumnKey, isUuid, type TableKey } from '../../catalog/scopedReader.js';
 import { BadInputError } from '../../util/errors.js';
 
 /**
@@ -5,8 +6,8 @@ import { BadInputError } from '../../util/errors.js';
  * (`t` tables: [name, id]; `c` columns: [table name, table id, ordinal]). Keyset pagination on
  * the sort key keeps pages stable while rows are added elsewhere and costs one index range scan.
  */
-export type TableKey = [name: string, id: string];
-export type ColumnKey = [tableName: string, tableId: string, ordinal: number];
+export type { ColumnKey, TableKey } from '../../catalog/scopedReader.js';
+export { isUuid } from '../../catalog/scopedReader.js';
 
 export function encodeCursor(kind: 't', key: TableKey): string;
 export function encodeCursor(kind: 'c', key: ColumnKey): string;
@@ -14,11 +15,6 @@ export function encodeCursor(kind: 't' | 'c', key: unknown[]): string {
   return Buffer.from(JSON.stringify([kind, ...key]), 'utf8').toString('base64url');
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(s: string): boolean {
-  return UUID.test(s);
-}
 
 function parse(cursor: string): unknown[] {
   try {

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { BadInputError, ForbiddenError } from '../util/errors.js';
 import { isPostgresUrl } from './postgres.js';
 import { isRestCatalogUrl } from './iceberg/rest.js';
+import { loadIcebergTable } from './iceberg/table.js';
 import type { LakeEntry } from './types.js';
 
 /** Whether `child` is `root` or lies under it (both absolute, already resolved). */
@@ -104,6 +105,17 @@ function isFileEntry(entry: LakeEntry): boolean {
 export async function confineEntry(entry: LakeEntry, roots: string[]): Promise<LakeEntry> {
   if (!isFileEntry(entry)) return entry;
   const real = await confineLakeRead(entry.path, roots);
+  if (entry.format === 'iceberg') await confineIcebergFiles(real, roots);
   return real === entry.path ? entry : { ...entry, path: real };
+}
+
+/**
+ * An Iceberg table's manifests name its data and delete files by path, and a path need not lie in
+ * the table folder (another writer's absolute location, or a crafted manifest): every file the
+ * scan would read must lie within the roots too, else the table is not read.
+ */
+async function confineIcebergFiles(tableDir: string, roots: string[]): Promise<void> {
+  const plan = await loadIcebergTable(tableDir);
+  for (const f of [...plan.dataFiles, ...plan.deleteFiles]) await confineLakeRead(f.path, roots);
 }
 

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { selectionLp, solveSelection, type SelectionModel } from '../../src/bench/methods.js';
 import { selectionValue, solveSelectionExact } from '../../src/bench/selection.js';
+import { mulberry32 } from '../../src/util/prng.js';
 
-/** mulberry32: a seeded stream, so the random models are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded stream, so the random models are the same on every run. */
+const rng = mulberry32;
 
 /** A model shaped like jar's: relevance falling with rank, sparse pair weights in (0, 2]. */
 function randomModel(seed: number, n: number, budget: number, density: number): SelectionModel {

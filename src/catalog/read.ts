@@ -4,7 +4,7 @@
  * column texts a corpus-fitted embedder is fitted on. The search snapshot (`LakeSnapshot.load`)
  * and the bench view load through these; nothing above catalog/ queries the store for them.
  * (Per-table reads for the CLI are in queries.ts; the API's grant-scoped, paginated reads in
- * api/catalog/reader.ts.)
+ * catalog/scopedReader.ts, which api/catalog/reader.ts re-exports.)
  */
 import type { CatalogDatabase } from './database.js';
 import { parseVectorLiteral } from './vector.js';

@@ -19,6 +19,20 @@ export interface CandidateOptions {
   /** Cost of each logical table beyond the first, in shares of the question's weight. */
   sizePenalty: number;
   /**
+   * Growth ranks a step by its gain times (edge score along the path)^this: of two tables that
+   * add the same words, the one behind the stronger join comes first. In a pooled lake most weak
+   * edges (score < 0.75) join unrelated sources (small integer ids contained by chance).
+   */
+  linkStrengthExponent: number;
+  /**
+   * Cost of a candidate's weak links: this times the sum of (strongLinkScore - edge score) over
+   * the links of the strongest spanning tree of its tables weaker than `strongLinkScore` (a
+   * row-shard link costs nothing, a missing link counts strongLinkScore).
+   */
+  weakLinkPenalty: number;
+  /** Join score from which a link costs nothing: on a pooled lake, edges below it mostly join unrelated sources. */
+  strongLinkScore: number;
+  /**
    * Weight of the IGMS utility (over the intent graph's atoms, scaled by the best candidate's)
    * beside question coverage: it decides between candidates that cover the question alike,
    * by whether their tables witness the intent's entities, attributes and relations jointly.
@@ -38,6 +52,9 @@ export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
   minGainShare: 0.08,
   shardThreshold: 0.7,
   sizePenalty: 0.02,
+  linkStrengthExponent: 1,
+  weakLinkPenalty: 0.5,
+  strongLinkScore: 0.8,
   igmsWeight: 0.02,
   runnerUps: 3,
   runnerUpShare: 0.8,
@@ -69,10 +86,11 @@ export interface SynthesisChoice {
 /**
  * Grows the candidates, adds the given extra syntheses (the intent's IGMS answer), and keeps the
  * best by coverage of the question − `sizePenalty` per logical table beyond the first +
- * `igmsWeight` x IGMS utility (relative to the best candidate's); ties go to the earlier, i.e.
- * more relevant, seed. Then the alternates, while the budget lasts: the new tables of the
- * runner-up candidates that score close to the best (whole alternative syntheses: the ambiguity
- * is between them), then single tables the question matches, linked to the core (others at
+ * `igmsWeight` x IGMS utility (relative to the best candidate's) − `weakLinkPenalty` x the
+ * weakness of its links; ties go to the earlier, i.e. more relevant, seed. Then the alternates,
+ * while the budget lasts: the new tables of the best candidate before its links were counted
+ * (when it is not the core), of the runner-up candidates that score close to the best (whole
+ * alternative syntheses: the ambiguity is between them), then single tables the question matches, linked to the core (others at
  * `unlinkedFactor`), best first, down to `alternateShare` of the core's best relevance; a table
  * always with its row shards. A question of which no candidate covers a specific (non-generic)
  * word gets no answer.
@@ -90,7 +108,9 @@ export function chooseSynthesis(
   for (const tables of args.extra ?? []) if (tables.length > 0 && tables.length <= args.budget) cands.push(describeCandidate(model, recall, tables, opts.shardThreshold));
   const utilities = cands.map((c) => (opts.igmsWeight > 0 ? model.utility(c.tables) : 0));
   const maxU = Math.max(1e-12, ...utilities);
-  const scores = cands.map((c, i) => c.coverage - opts.sizePenalty * (c.logical - 1) + (opts.igmsWeight * utilities[i]) / maxU);
+  // `unlinked`: the score before the weak-link cost (see the runner-ups below).
+  const unlinked = cands.map((c, i) => c.coverage - opts.sizePenalty * (c.logical - 1) + (opts.igmsWeight * utilities[i]) / maxU);
+  const scores = cands.map((c, i) => unlinked[i] - (opts.weakLinkPenalty > 0 ? opts.weakLinkPenalty * linkWeakness(model, c.tables, opts.strongLinkScore) : 0));
   let bestI = -1;
   scores.forEach((s, i) => {
     if (bestI < 0 || s > scores[bestI] + 1e-12) bestI = i;
@@ -113,8 +133,14 @@ export function chooseSynthesis(
     .map((c, i) => ({ c, s: scores[i] }))
     .filter((x) => x.c !== best && x.s >= opts.runnerUpShare * scores[bestI])
     .sort((x, y) => y.s - x.s)
-    .slice(0, opts.runnerUps);
-  for (const { c } of runnerUps) {
+    .slice(0, opts.runnerUps)
+    .map((x) => x.c);
+  // The candidate that covered the question best before its weak links were counted comes
+  // first when the core is another: the links were doubtful, its tables are still the question's.
+  let coverageBest = 0;
+  unlinked.forEach((s, i) => (s > unlinked[coverageBest] + 1e-12 ? (coverageBest = i) : 0));
+  if (coverageBest !== bestI) runnerUps.unshift(cands[coverageBest]);
+  for (const c of runnerUps) {
     const fresh = c.tables.filter((t) => !taken.has(t));
     if (fresh.length > 0 && fresh.length <= room()) take(fresh);
   }
@@ -134,6 +160,33 @@ export function chooseSynthesis(
     if (group.length <= room()) take(group);
   }
   return { ...base, core, alternates, stoppedBy: 'candidates' };
+}
+
+/**
+ * Sum of (strong - edge score) over the links of the strongest spanning tree of `tables` (Prim
+ * from the first) weaker than `strong`: a union link (row shards, one logical table) costs 0, a
+ * table the tree cannot reach costs `strong`.
+ */
+function linkWeakness(model: SynthesisModel, tables: readonly string[], strong: number): number {
+  if (tables.length <= 1) return 0;
+  const inSet = new Set(tables);
+  const best = new Map<string, number>();
+  const tree = new Set<string>();
+  let w = 0;
+  let next: string | undefined = tables[0];
+  while (next !== undefined) {
+    tree.add(next);
+    best.delete(next);
+    for (const n of model.snapshot.neighbours(next)) {
+      const score = n.kind === 'union' ? 1 : n.score;
+      if (inSet.has(n.tableId) && !tree.has(n.tableId) && score > (best.get(n.tableId) ?? -1)) best.set(n.tableId, score);
+    }
+    next = undefined;
+    let strongest = -1;
+    for (const [t, score] of best) if (score > strongest || (score === strongest && model.snapshot.compare(t, next!) < 0)) (strongest = score), (next = t);
+    if (next !== undefined) w += Math.max(0, strong - strongest);
+  }
+  return w + strong * (tables.length - tree.size);
 }
 
 /** Whether the candidate matches some question word that is not a generic one (id, name, type ...). */
@@ -220,9 +273,10 @@ function growFrom(model: SynthesisModel, recall: QuestionRecall, seed: string, b
   const threshold = opts.minGainShare * recall.totalWeight;
   while (tables.length < budget) {
     let best: { path: string[]; score: number; gain: number } | null = null;
-    const consider = (path: string[], gain: number): void => {
-      const score = gain / path.length;
-      if (score < threshold) return;
+    // `strength`: product of the edge scores along the path.
+    const consider = (path: string[], gain: number, strength: number): void => {
+      if (gain / path.length < threshold) return;
+      const score = (gain * strength ** opts.linkStrengthExponent) / path.length;
       if (!best || score > best.score + 1e-12 || (Math.abs(score - best.score) <= 1e-12 && snap.compare(path[path.length - 1], best.path[best.path.length - 1]) < 0)) {
         best = { path, score, gain };
       }
@@ -231,12 +285,12 @@ function growFrom(model: SynthesisModel, recall: QuestionRecall, seed: string, b
       for (const n of snap.neighbours(t)) {
         if (inSet.has(n.tableId)) continue;
         const g1 = gainOf(n.tableId);
-        consider([n.tableId], g1);
+        consider([n.tableId], g1, n.score);
         // A bridge: a neighbour that covers little itself but leads to a table that covers more.
         for (const n2 of snap.neighbours(n.tableId)) {
           if (inSet.has(n2.tableId) || n2.tableId === n.tableId) continue;
           if (gainOf(n2.tableId) <= g1) continue;
-          consider([n.tableId, n2.tableId], g1 + gain(recall, covered, recall.match(n2.tableId), recall.match(n.tableId)));
+          consider([n.tableId, n2.tableId], g1 + gain(recall, covered, recall.match(n2.tableId), recall.match(n.tableId)), n.score * n2.score);
         }
       }
     }

@@ -21,7 +21,7 @@ export interface CandidateOptions {
   /**
    * Growth ranks a step by its gain times (edge score along the path)^this: of two tables that
    * add the same words, the one behind the stronger join comes first. In a pooled lake most weak
-   * edges (score < 0.75) join unrelated sources (small integer ids contained by chance).
+   * edges (score < 0.8) join unrelated sources (small integer ids contained by chance).
    */
   linkStrengthExponent: number;
   /**

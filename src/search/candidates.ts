@@ -21,7 +21,7 @@ export interface CandidateOptions {
   /**
    * Growth ranks a step by its gain times (edge score along the path)^this: of two tables that
    * add the same words, the one behind the stronger join comes first. In a pooled lake most weak
-   * edges (score < 0.8) join unrelated sources (small integer ids contained by chance).
+   * edges join unrelated sources (small integer ids contained by chance; see `strongLinkScore`).
    */
   linkStrengthExponent: number;
   /**
@@ -30,7 +30,11 @@ export interface CandidateOptions {
    * row-shard link costs nothing, a missing link counts strongLinkScore).
    */
   weakLinkPenalty: number;
-  /** Join score from which a link costs nothing: on a pooled lake, edges below it mostly join unrelated sources. */
+  /**
+   * Join score from which a link costs nothing. On the pooled Spider lake 2 to 10 times as many
+   * edges below 0.8 join tables of different databases as of one, about as many in 0.80-0.85,
+   * almost none above (`tsx bench/edge-sources.ts`).
+   */
   strongLinkScore: number;
   /**
    * Weight of the IGMS utility (over the intent graph's atoms, scaled by the best candidate's)
@@ -90,10 +94,10 @@ export interface SynthesisChoice {
  * weakness of its links; ties go to the earlier, i.e. more relevant, seed. Then the alternates,
  * while the budget lasts: the new tables of the best candidate before its links were counted
  * (when it is not the core), of the runner-up candidates that score close to the best (whole
- * alternative syntheses: the ambiguity is between them), then single tables the question matches, linked to the core (others at
- * `unlinkedFactor`), best first, down to `alternateShare` of the core's best relevance; a table
- * always with its row shards. A question of which no candidate covers a specific (non-generic)
- * word gets no answer.
+ * alternative syntheses: the ambiguity is between them), then single tables the question
+ * matches, linked to the core (others at `unlinkedFactor`), best first, down to `alternateShare`
+ * of the core's best relevance; a table always with its row shards. A question of which no
+ * candidate covers a specific (non-generic) word gets no answer.
  */
 export function chooseSynthesis(
   model: SynthesisModel,
@@ -111,10 +115,7 @@ export function chooseSynthesis(
   // `unlinked`: the score before the weak-link cost (see the runner-ups below).
   const unlinked = cands.map((c, i) => c.coverage - opts.sizePenalty * (c.logical - 1) + (opts.igmsWeight * utilities[i]) / maxU);
   const scores = cands.map((c, i) => unlinked[i] - (opts.weakLinkPenalty > 0 ? opts.weakLinkPenalty * linkWeakness(model, c.tables, opts.strongLinkScore) : 0));
-  let bestI = -1;
-  scores.forEach((s, i) => {
-    if (bestI < 0 || s > scores[bestI] + 1e-12) bestI = i;
-  });
+  const bestI = firstArgmax(scores);
   const base = { seeds, candidates: cands.length };
   const best = cands[bestI];
   if (!best || !coversSpecificWord(recall, best)) return { ...base, core: [], alternates: [], stoppedBy: 'no-match' };
@@ -137,8 +138,7 @@ export function chooseSynthesis(
     .map((x) => x.c);
   // The candidate that covered the question best before its weak links were counted comes
   // first when the core is another: the links were doubtful, its tables are still the question's.
-  let coverageBest = 0;
-  unlinked.forEach((s, i) => (s > unlinked[coverageBest] + 1e-12 ? (coverageBest = i) : 0));
+  const coverageBest = firstArgmax(unlinked);
   if (coverageBest !== bestI) runnerUps.unshift(cands[coverageBest]);
   for (const c of runnerUps) {
     const fresh = c.tables.filter((t) => !taken.has(t));
@@ -162,6 +162,15 @@ export function chooseSynthesis(
   return { ...base, core, alternates, stoppedBy: 'candidates' };
 }
 
+/** Index of the highest value, the earliest among equals (within 1e-12); -1 when empty. */
+function firstArgmax(values: readonly number[]): number {
+  let best = -1;
+  values.forEach((v, i) => {
+    if (best < 0 || v > values[best] + 1e-12) best = i;
+  });
+  return best;
+}
+
 /**
  * Sum of (strong - edge score) over the links of the strongest spanning tree of `tables` (Prim
  * from the first) weaker than `strong`: a union link (row shards, one logical table) costs 0, a
@@ -172,21 +181,21 @@ function linkWeakness(model: SynthesisModel, tables: readonly string[], strong: 
   const inSet = new Set(tables);
   const best = new Map<string, number>();
   const tree = new Set<string>();
-  let w = 0;
-  let next: string | undefined = tables[0];
-  while (next !== undefined) {
+  let weakness = 0;
+  for (let next: string | undefined = tables[0]; next !== undefined; ) {
     tree.add(next);
     best.delete(next);
     for (const n of model.snapshot.neighbours(next)) {
       const score = n.kind === 'union' ? 1 : n.score;
       if (inSet.has(n.tableId) && !tree.has(n.tableId) && score > (best.get(n.tableId) ?? -1)) best.set(n.tableId, score);
     }
+    // Attach the member with the strongest link to the tree (the sum does not depend on ties).
     next = undefined;
     let strongest = -1;
-    for (const [t, score] of best) if (score > strongest || (score === strongest && model.snapshot.compare(t, next!) < 0)) (strongest = score), (next = t);
-    if (next !== undefined) w += Math.max(0, strong - strongest);
+    for (const [t, score] of best) if (score > strongest) (strongest = score), (next = t);
+    if (next !== undefined) weakness += Math.max(0, strong - strongest);
   }
-  return w + strong * (tables.length - tree.size);
+  return weakness + strong * (tables.length - tree.size);
 }
 
 /** Whether the candidate matches some question word that is not a generic one (id, name, type ...). */

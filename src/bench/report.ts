@@ -60,20 +60,21 @@ function costTable(results: BenchResults): string {
   return markdownTable(header, rows);
 }
 
-/** Diagnostics of the >= 2-table questions: answers with no gold table, region recall, core size. */
+/** Diagnostics of the >= 2-table questions: answers with no gold table, region recall, core size, the core's own F1 / Suf. */
 function diagnosticsTable(results: BenchResults): string {
   const budgets = results.budgets;
-  const header = ['method', ...budgets.flatMap((L) => [`no gold @${L}`, `region recall @${L}`, `core / answer @${L}`])];
+  const header = ['method', ...budgets.flatMap((L) => [`no gold @${L}`, `region recall @${L}`, `core / answer @${L}`, `core F1 / Suf @${L}`])];
   const rows = results.methods.map((m) => [
     m,
     ...budgets.flatMap((L) => {
       const s = results.summary.find((x) => x.method === m && x.budget === L);
-      if (!s) return ['—', '—', '—'];
+      if (!s) return ['—', '—', '—', '—'];
       const d = s.diagnostics;
       return [
         `${(100 * d.zeroGoldShare).toFixed(1)}%`,
         d.regionRecall === null ? '—' : f3(d.regionRecall),
         `${d.meanCore === null ? '—' : d.meanCore.toFixed(2)} / ${s.multi.avgReturned.toFixed(2)}`,
+        d.coreF1 === null || d.coreSufficiency === null ? '—' : `${f3(d.coreF1)} / ${f3(d.coreSufficiency)}`,
       ];
     }),
   ]);

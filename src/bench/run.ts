@@ -97,6 +97,9 @@ export interface BenchDiagnostics {
   regionRecall: number | null;
   /** Mean size of the core answer (alternates excluded). */
   meanCore: number | null;
+  /** F1 and Sufficiency of the core alone (the answer's first `core` tables): what a BI user reads as the answer. */
+  coreF1: number | null;
+  coreSufficiency: number | null;
 }
 
 export interface BenchIndexInfo {
@@ -365,6 +368,8 @@ function diagnose(rows: readonly BenchRow[]): BenchDiagnostics {
     zeroGoldShare: rows.length === 0 ? 0 : rows.filter((r) => r.recall === 0).length / rows.length,
     regionRecall: mean(traced.map((r) => r.regionRecall!)),
     meanCore: mean(traced.map((r) => r.core!)),
+    coreF1: mean(traced.map((r) => questionMetrics(r.retrieved.slice(0, r.core), r.gold).f1)),
+    coreSufficiency: mean(traced.map((r) => questionMetrics(r.retrieved.slice(0, r.core), r.gold).sufficiency)),
   };
 }
 

@@ -113,3 +113,27 @@ describe.skipIf(!spiderAvailable)('runBench: 3 Spider databases, PGlite, --limit
     expect(() => benchMarkdown({ ...results, summary: [...results.summary, { ...results.summary[0], intent: 'decomp:x' }] })).toThrow(/mix intents/);
   });
 });
+
+describe('summarise: diagnostics of traced answers', () => {
+  const row = (retrieved: string[], gold: string[], core: number, questionIndex: number) => ({
+    questionIndex, method: 'graft', budget: 5, intent: 'offline', retrieved, gold, goldBaseCount: 2,
+    recall: 0, precision: 0, f1: 0, sufficiency: 0 as const, returned: retrieved.length, latencyMs: 1, core, regionRecall: 1,
+  });
+
+  it('scores the core alone (the first `core` tables), apart from the whole answer', () => {
+    const [s] = summarise([
+      // core {a, b} is the gold: F1 1, sufficient; the alternate c does not change that
+      row(['a', 'b', 'c'], ['a', 'b'], 2, 0),
+      // core {a} misses b, which only an alternate brings: core F1 2/3, not sufficient
+      row(['a', 'x', 'b'], ['a', 'b'], 1, 1),
+    ]);
+    expect(s.diagnostics.meanCore).toBe(1.5);
+    expect(s.diagnostics.coreF1).toBeCloseTo((1 + 2 / 3) / 2, 10);
+    expect(s.diagnostics.coreSufficiency).toBe(0.5);
+  });
+
+  it('has no core figures for methods without a trace', () => {
+    const untraced = { ...row(['a'], ['a', 'b'], 1, 0), core: undefined, regionRecall: undefined };
+    expect(summarise([untraced])[0].diagnostics).toMatchObject({ meanCore: null, coreF1: null, coreSufficiency: null });
+  });
+});

@@ -71,6 +71,16 @@ describe('join name evidence', () => {
   ] as const)('game.%s -> %s.%s = %d', (from, keyTable, key, expected) => {
     expect(joinTokenEvidence(col(game, from), col(keyTables[keyTable], key))).toBeCloseTo(expected);
   });
+
+  it('a word closing a compound table name is that table (hero_id -> superhero.id), a short tail is not', () => {
+    const superhero = makeTable('superhero', { id: range(1, 40) });
+    const border = makeTable('border', { id: range(1, 40) });
+    const heroPower = makeTable('hero_power', { hero_id: [1, 2, 3], power_id: [4, 5, 6] });
+    const orders = makeTable('orders', { order_id: [1, 2, 3] });
+    expect(joinTokenEvidence(col(heroPower, 'hero_id'), col(superhero, 'id'))).toBeCloseTo(1);
+    expect(joinTokenEvidence(col(orders, 'order_id'), col(border, 'id'))).toBe(0);
+    expect(joinTokenEvidence(col(heroPower, 'power_id'), col(superhero, 'id'))).toBe(0);
+  });
 });
 
 describe('evaluateJoin / bestJoin', () => {
@@ -137,6 +147,25 @@ describe('joins a user found missing', () => {
     // A zero-padded code is a code, not a number.
     const coded = makeTable('coded', { visitor_ID: range(1, 40).map((i) => String(i).padStart(3, '0')) });
     expect(bestJoin(col(coded, 'visitor_ID'), col(visitor, 'ID'), OPTS)).toBeNull();
+  });
+
+  it('a row shard of the key table joins the column that references the whole table (hero_power.power_id -> superpower piece)', () => {
+    // superpower cut into three shards; hero_power references every power.
+    const pieces = [range(1, 33), range(34, 87), range(88, 167)].map((ids, i) => makeTable(`superpower_${i}`, { id: ids, power_name: ids.map((x) => `power ${x}`) }));
+    const heroPower = makeTable('hero_power', { hero_id: range(1, 600).map((i) => (i % 300) + 1), power_id: range(1, 600).map((i) => (i % 167) + 1) });
+    for (const piece of pieces) {
+      const e = bestJoin(col(heroPower, 'power_id'), col(piece, 'id'), OPTS);
+      expect(e?.fromColumnId).toBe('hero_power.power_id');
+      expect(e?.toColumnId).toBe(`${piece.name}.id`);
+      // Part of the referenced table: a join, weaker than the whole table's (f contained) would be.
+      expect(e!.score).toBeLessThan(0.8);
+    }
+    // Without name evidence a piece of small integer ids is a chance match, not a join.
+    const sensor = makeTable('sensor', { reading_id: range(1, 600).map((i) => (i % 167) + 1) });
+    for (const piece of pieces) expect(bestJoin(col(sensor, 'reading_id'), col(piece, 'id'), OPTS)).toBeNull();
+    // A piece whose keys the column mostly lacks is not the referenced table.
+    const fewPowers = makeTable('hero_power_few', { power_id: range(1, 200).map((i) => (i % 40) + 1) });
+    expect(bestJoin(col(fewPowers, 'power_id'), col(pieces[2], 'id'), OPTS)).toBeNull();
   });
 
   it('a key named by an abbreviation of the referring word joins (countries.Continent -> continents.ContId)', () => {

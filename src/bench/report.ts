@@ -117,7 +117,7 @@ export function benchMarkdown(results: BenchResults): string {
     '',
     'no gold: share of answers holding no gold table; region recall: share of the gold tables inside the ' +
       "search region (every table the method could have chosen) before any choice; core / answer: mean size of the core synthesis " +
-      '(alternates excluded) and of the whole answer.',
+      '(alternates excluded) and of the whole answer; core F1 / Suf: the core alone scored as the answer.',
     '',
     diagnosticsTable(results),
     '',

@@ -59,7 +59,7 @@ export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
   linkStrengthExponent: 1,
   weakLinkPenalty: 0.5,
   strongLinkScore: 0.8,
-  igmsWeight: 0.2,
+  igmsWeight: 0.02,
   runnerUps: 3,
   runnerUpShare: 0.8,
   alternateShare: 0.1,

@@ -364,12 +364,13 @@ export function summarise(rows: readonly BenchRow[]): BenchSummary[] {
 function diagnose(rows: readonly BenchRow[]): BenchDiagnostics {
   const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
   const traced = rows.filter((r) => r.regionRecall !== undefined);
+  const cores = traced.map((r) => questionMetrics(r.retrieved.slice(0, r.core), r.gold));
   return {
     zeroGoldShare: rows.length === 0 ? 0 : rows.filter((r) => r.recall === 0).length / rows.length,
     regionRecall: mean(traced.map((r) => r.regionRecall!)),
     meanCore: mean(traced.map((r) => r.core!)),
-    coreF1: mean(traced.map((r) => questionMetrics(r.retrieved.slice(0, r.core), r.gold).f1)),
-    coreSufficiency: mean(traced.map((r) => questionMetrics(r.retrieved.slice(0, r.core), r.gold).sufficiency)),
+    coreF1: mean(cores.map((m) => m.f1)),
+    coreSufficiency: mean(cores.map((m) => m.sufficiency)),
   };
 }
 

@@ -7,9 +7,6 @@ import { embeddingEvidence, type PreparedColumn } from './prepared.js';
 import { isGenericToken, tokenWeight } from './tokens.js';
 import type { GraphOptions, JoinEdgeCandidate } from './types.js';
 
-/** Share of a key piece's values the foreign column must hold for the piece to join (see `evaluateJoin`). */
-const KEY_PIECE_MIN_COVERAGE = 0.9;
-
 /** Weights of the join score; they sum to 1 so the score stays in [0,1]. */
 export const JOIN_SCORE_WEIGHTS = Object.freeze({
   containment: 0.35,
@@ -35,7 +32,7 @@ export function joinTokenEvidence(f: PreparedColumn, k: PreparedColumn): number 
   for (const t of f.tokens) {
     const w = tokenWeight(t);
     union += w;
-    if (k.tokens.has(t) || k.table.nameTokens.has(t) || endsCompound(t, k.table.nameTokens)) {
+    if (k.tokens.has(t) || k.table.nameTokens.has(t) || k.table.compoundTails.has(t)) {
       matched += w;
       if (!isGenericToken(t)) core = true;
     }
@@ -45,25 +42,6 @@ export function joinTokenEvidence(f: PreparedColumn, k: PreparedColumn): number 
   // that word again, not an unexplained one.
   for (const t of k.tokens) if (!f.tokens.has(t) && !abbreviates(t, f.tokens)) union += tokenWeight(t);
   return Math.min(1, matched / union);
-}
-
-/**
- * `part` (4+ letters, not generic) closes a compound word of the key's table name: `hero_id` ->
- * superhero.`id`, `power_id` -> superpower.`id`. The rest of the compound has 3+ letters, so
- * `order` is not read into `border`'s table.
- */
-function endsCompound(part: string, words: ReadonlySet<string>): boolean {
-  if (part.length < 4 || isGenericToken(part) || /\d/.test(part)) return false;
-  for (const w of words) if (w.length >= part.length + 3 && w.endsWith(part)) return true;
-  return false;
-}
-
-/** The parts `endsCompound` can match in `word`: its tails of 4+ letters after a head of 3+. */
-export function compoundTails(word: string): string[] {
-  const out: string[] = [];
-  if (/\d/.test(word)) return out;
-  for (let head = 3; word.length - head >= 4; head++) out.push(word.slice(head));
-  return out;
 }
 
 /** `short` (3+ letters) is the beginning of a longer word in `words`. */
@@ -87,8 +65,8 @@ export function joinNameEvidence(f: PreparedColumn, k: PreparedColumn, opts: Gra
  * The join f -> k (k must be key-like), or null when a rule fails. Rules: different tables,
  * both join-eligible, same type family, containment(f in k) >= joinMinContainment, and
  * name evidence >= nameEvidenceMin OR value specificity >= specificityMin. A key piece (k a row
- * shard of the referenced table: >= 90% of its keys in f, name evidence) joins below that
- * containment, with the lower score it implies.
+ * shard of the referenced table: >= keyPieceMinCoverage of its keys in f, name evidence) joins
+ * below that containment, with the lower score it implies.
  */
 export function evaluateJoin(f: PreparedColumn, k: PreparedColumn, opts: GraphOptions): JoinEdgeCandidate | null {
   if (f.table.table.id === k.table.table.id) return null;
@@ -99,15 +77,18 @@ export function evaluateJoin(f: PreparedColumn, k: PreparedColumn, opts: GraphOp
   if (name < opts.nameEvidenceMin && specificity < opts.specificityMin) return null;
   const sf = Math.max(1, f.col.distinctEstimate);
   const sk = Math.max(1, k.col.distinctEstimate);
-  // An intersection is no larger than either set: cap the estimate accordingly.
-  const cFK = Math.min(containment(f.col.minhash, sf, k.col.minhash, sk), sk / sf);
-  const cKF = Math.min(containment(k.col.minhash, sk, f.col.minhash, sf), sf / sk);
   // A key table cut into row shards holds a piece of the keys: f is not contained in any one
   // piece, but every key of the piece is referenced. With name evidence that piece is part of
   // the referenced table (the shards' union holds f) and joins, scored by what it holds: a weak
   // link, which the search takes when the question needs the bridge, not by default.
-  const keyPiece = cFK < opts.joinMinContainment && name >= opts.nameEvidenceMin && sk >= opts.keyMinDistinct && cKF >= KEY_PIECE_MIN_COVERAGE;
-  if (!keyPiece && (sk / sf < opts.joinMinContainment || cFK < opts.joinMinContainment)) return null;
+  const mayBePiece = name >= opts.nameEvidenceMin;
+  // Sizes first: most pairs fail here and never need the sketches.
+  if (sk / sf < opts.joinMinContainment && !mayBePiece) return null;
+  // An intersection is no larger than either set: cap the estimate accordingly.
+  const cFK = Math.min(containment(f.col.minhash, sf, k.col.minhash, sk), sk / sf);
+  if (cFK < opts.joinMinContainment && !mayBePiece) return null;
+  const cKF = Math.min(containment(k.col.minhash, sk, f.col.minhash, sf), sf / sk);
+  if (cFK < opts.joinMinContainment && cKF < opts.keyPieceMinCoverage) return null;
   const w = JOIN_SCORE_WEIGHTS;
   const score =
     w.containment * cFK +

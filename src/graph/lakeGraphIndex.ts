@@ -7,7 +7,7 @@
  * same edge set as a bulk build, and no step compares all pairs.
  */
 import { BadInputError, NotFoundError } from '../util/errors.js';
-import { bestJoin, compoundTails } from './joinRules.js';
+import { bestJoin } from './joinRules.js';
 import { minhashBandKeys, PostingIndex, simhashBandKeys } from './lsh.js';
 import { headerSignature, prepareTable, type PreparedColumn, type PreparedTable } from './prepared.js';
 import { scoreUnion } from './unionRules.js';
@@ -268,9 +268,8 @@ export class LakeGraphIndex {
     const nameTokenKeys = eligible ? pc.coreTokens.map((t) => fam + t) : [];
     let keyTokenKeys: string[] = [];
     if (eligible && pc.keyLike) {
-      // Tails of compound table names too: `hero_id` finds superhero.`id`.
-      const names = pc.table.coreNameTokens;
-      keyTokenKeys = [...new Set([...pc.coreTokens, ...names, ...names.flatMap(compoundTails)])].map((t) => fam + t);
+      // Words closing a compound table name too: `hero_id` finds superhero.`id`.
+      keyTokenKeys = [...new Set([...pc.coreTokens, ...pc.table.coreNameTokens, ...pc.table.compoundTails])].map((t) => fam + t);
     }
     return { handle, prepared: pc, tableHandle, valueKeys, embeddingKeys, nameTokenKeys, keyTokenKeys };
   }

@@ -51,6 +51,12 @@ export interface PreparedTable {
   stemTokens: ReadonlySet<string>;
   /** Non-generic table-name tokens: the "key table name" evidence for joins. */
   coreNameTokens: string[];
+  /**
+   * Words that close a compound table-name token (`hero`, `power` of superhero, superpower): its
+   * non-generic tails of 4+ letters after a head of 3+, so `order` is not one of `border`'s. A
+   * column naming one refers to this table as if it named the whole word (`hero_id`).
+   */
+  compoundTails: ReadonlySet<string>;
   /** Columns in ordinal order (ties by id), so scoring never depends on input order. */
   columns: PreparedColumn[];
   /** Non-generic column-name tokens of all columns: what the header LSH indexes. */
@@ -61,6 +67,14 @@ export interface PreparedTable {
 
 /** Words that lake builders add to shard or copy names; not part of what the table is about. */
 export const SHARD_WORDS: ReadonlySet<string> = new Set(['part', 'shard', 'chunk', 'split', 'piece', 'partition', 'copy']);
+
+/** See `PreparedTable.compoundTails`. */
+function compoundTails(word: string): string[] {
+  const out: string[] = [];
+  if (/\d/.test(word)) return out;
+  for (let head = 3; word.length - head >= 4; head++) if (!isGenericToken(word.slice(head))) out.push(word.slice(head));
+  return out;
+}
 
 /** MinHash of the header tokens; null when the header has no non-generic token. */
 export function headerSignature(table: PreparedTable, numPerm: number): Uint32Array | null {
@@ -98,6 +112,7 @@ export function prepareTable(table: GraphTable, opts: GraphOptions): PreparedTab
     nameTokens,
     stemTokens: new Set([...nameTokens].filter((t) => !SHARD_WORDS.has(t))),
     coreNameTokens: [...nameTokens].filter((t) => !isGenericToken(t)),
+    compoundTails: new Set([...nameTokens].flatMap(compoundTails)),
     columns: [],
     headerTokens: new Set(),
     headerShape: '',

@@ -78,6 +78,11 @@ export interface GraphOptions {
   joinMinDistinct: number;
   /** Containment of the foreign side in the key side needed for a join. */
   joinMinContainment: number;
+  /**
+   * ... unless the key side is a key piece (a row shard of the referenced table): this share of
+   * its keys found in the foreign side, with name evidence, joins below `joinMinContainment`.
+   */
+  keyPieceMinCoverage: number;
   /** Name evidence needed when values are not specific. */
   nameEvidenceMin: number;
   /** Value specificity needed when names give no evidence. */
@@ -109,6 +114,7 @@ export const DEFAULT_GRAPH_OPTIONS: Readonly<GraphOptions> = Object.freeze({
   keyMinDistinct: 3,
   joinMinDistinct: 2,
   joinMinContainment: 0.5,
+  keyPieceMinCoverage: 0.9,
   nameEvidenceMin: 0.5,
   specificityMin: 0.5,
   embeddingCosFloor: 0.7,

@@ -26,7 +26,7 @@ function checkInvariants(index: LakeGraphIndex, tables: GraphTable[]): void {
       expect(x).toBeLessThanOrEqual(1);
     }
     // The foreign column is contained in the key, or the key is a piece (row shard) of the referenced table.
-    expect(j.containmentFromInTo >= index.options.joinMinContainment || j.containmentToInFrom >= 0.9).toBe(true);
+    expect(j.containmentFromInTo >= index.options.joinMinContainment || j.containmentToInFrom >= index.options.keyPieceMinCoverage).toBe(true);
     // One edge per unordered column pair.
     const key = [j.fromColumnId, j.toColumnId].sort().join('|');
     expect(pairs.has(key)).toBe(false);

@@ -1,7 +1,7 @@
 export { openCatalog, type CatalogDatabase, type OpenCatalogOptions } from './database.js';
 export { catalogLocationFromEnv, describeLocation, graftHome, type CatalogLocation } from './config.js';
 export { applyMigrations, loadMigrations, MIGRATIONS_DIR, type Migration, type MigrationResult } from './migrate.js';
-export { CatalogStore, prepareTable, toGraphTable, type PreparedTable, type TableWrite } from './store.js';
+export { CatalogStore, GRAPH_RULES_STATE_KEY, prepareTable, toGraphTable, type PreparedTable, type TableWrite } from './store.js';
 export * from './queries.js';
 export { toVectorLiteral, parseVectorLiteral } from './vector.js';
 export { lakeFingerprint, latestValueModel, listValueModels, saveValueModel, type NewValueModel, type StoredValueModel, type ValueModelRecord } from './valueModels.js';

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ColumnProfile, LakeEntry, TableProfile } from '../lake/types.js';
-import type { GraphColumn, GraphTable, JoinEdgeCandidate, UnionEdgeCandidate } from '../graph/types.js';
+import type { GraphColumn, GraphEdges, GraphTable, JoinEdgeCandidate, UnionEdgeCandidate } from '../graph/types.js';
 import type { CatalogDatabase } from './database.js';
 import { toVectorLiteral } from './vector.js';
 import { TableState } from './visibility.js';
+
+/** Catalog-state key of the graph rules version (src/graph/rulesVersion.ts) the stored edges come from. */
+export const GRAPH_RULES_STATE_KEY = 'graph.rules';
 
 /** A profiled table with ids assigned, ready to be written (see `CatalogStore.writeTable`). */
 export interface PreparedTable {
@@ -179,42 +182,42 @@ export class CatalogStore {
         if (w.embeddings && w.embeddings.vectors.length > 0) {
           await insertEmbeddings(tx, t.columnIds, w.embeddings.model, w.embeddings.vectors);
         }
-        if (w.joins.length > 0) {
-          await tx.joinEdge.createMany({
-            data: w.joins.map((e) => ({
-              fromColumnId: e.fromColumnId,
-              toColumnId: e.toColumnId,
-              fromTableId: e.fromTableId,
-              toTableId: e.toTableId,
-              containmentFromTo: e.containmentFromInTo,
-              containmentToFrom: e.containmentToInFrom,
-              jaccard: e.jaccard,
-              nameSimilarity: e.nameSimilarity,
-              typeCompatible: e.typeCompatible,
-              score: e.score,
-            })),
-            skipDuplicates: true,
-          });
-        }
-        if (w.unions.length > 0) {
-          await tx.unionEdge.createMany({
-            data: w.unions.map((u) => {
-              // Store each unordered pair once, smaller id first.
-              const flip = u.tableAId > u.tableBId;
-              return {
-                tableAId: flip ? u.tableBId : u.tableAId,
-                tableBId: flip ? u.tableAId : u.tableBId,
-                score: u.score,
-                alignment: u.alignment.map((a) =>
-                  flip ? { columnAId: a.columnBId, columnBId: a.columnAId, score: a.score } : a,
-                ),
-              };
-            }),
-            skipDuplicates: true,
-          });
-        }
+        if (w.joins.length > 0) await tx.joinEdge.createMany({ data: w.joins.map(joinEdgeRow), skipDuplicates: true });
+        if (w.unions.length > 0) await tx.unionEdge.createMany({ data: w.unions.map(unionEdgeRow), skipDuplicates: true });
       },
       { timeout: 120_000, maxWait: 60_000 },
+    );
+  }
+
+  /** A catalog-state value (see `CatalogState`), or null when never set. */
+  async stateValue(key: string): Promise<string | null> {
+    const row = await this.db.prisma.catalogState.findUnique({ where: { key } });
+    return row?.value ?? null;
+  }
+
+  /**
+   * Replaces every stored join and union edge by `edges` and records `rulesVersion` as their
+   * origin, in ONE transaction: readers see the old edge set or the new one, never a mix.
+   */
+  async replaceAllEdges(edges: GraphEdges, rulesVersion: string): Promise<void> {
+    const CHUNK = 1000;
+    await this.db.prisma.$transaction(
+      async (tx) => {
+        await tx.joinEdge.deleteMany({});
+        await tx.unionEdge.deleteMany({});
+        for (let i = 0; i < edges.joins.length; i += CHUNK) {
+          await tx.joinEdge.createMany({ data: edges.joins.slice(i, i + CHUNK).map(joinEdgeRow), skipDuplicates: true });
+        }
+        for (let i = 0; i < edges.unions.length; i += CHUNK) {
+          await tx.unionEdge.createMany({ data: edges.unions.slice(i, i + CHUNK).map(unionEdgeRow), skipDuplicates: true });
+        }
+        await tx.catalogState.upsert({
+          where: { key: GRAPH_RULES_STATE_KEY },
+          create: { key: GRAPH_RULES_STATE_KEY, value: rulesVersion },
+          update: { value: rulesVersion },
+        });
+      },
+      { timeout: 300_000, maxWait: 60_000 },
     );
   }
 
@@ -265,6 +268,32 @@ export class CatalogStore {
     }));
   }
 
+}
+
+function joinEdgeRow(e: JoinEdgeCandidate) {
+  return {
+    fromColumnId: e.fromColumnId,
+    toColumnId: e.toColumnId,
+    fromTableId: e.fromTableId,
+    toTableId: e.toTableId,
+    containmentFromTo: e.containmentFromInTo,
+    containmentToFrom: e.containmentToInFrom,
+    jaccard: e.jaccard,
+    nameSimilarity: e.nameSimilarity,
+    typeCompatible: e.typeCompatible,
+    score: e.score,
+  };
+}
+
+/** Each unordered pair is stored once, smaller table id first (alignment flipped to match). */
+function unionEdgeRow(u: UnionEdgeCandidate) {
+  const flip = u.tableAId > u.tableBId;
+  return {
+    tableAId: flip ? u.tableBId : u.tableAId,
+    tableBId: flip ? u.tableAId : u.tableBId,
+    score: u.score,
+    alignment: u.alignment.map((a) => (flip ? { columnAId: a.columnBId, columnBId: a.columnAId, score: a.score } : a)),
+  };
 }
 
 function hasAllEmbeddings(w: TableWrite): boolean {

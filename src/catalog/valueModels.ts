@@ -1,16 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { CatalogDatabase } from './database.js';
+import { GRAPH_RULES_STATE_KEY } from './store.js';
 import { visibleTable } from './visibility.js';
 
 /**
  * Identity of the lake a value model was trained on: sha256 over every ready table's uri and
- * content fingerprint, in uri order. Any ingest that adds, drops or changes a table changes it,
- * so a model never silently scores a lake whose graph it has not seen.
+ * content fingerprint, in uri order, and the rules version of the stored edges. Any ingest that
+ * adds, drops or changes a table, or re-derives the edges, changes it, so a model never silently
+ * scores a lake whose graph it has not seen.
  */
 export async function lakeFingerprint(db: CatalogDatabase): Promise<string> {
   const tables = await db.prisma.lakeTable.findMany({ where: visibleTable, select: { uri: true, fingerprint: true }, orderBy: { uri: 'asc' } });
+  const rules = await db.prisma.catalogState.findUnique({ where: { key: GRAPH_RULES_STATE_KEY } });
   const h = createHash('sha256');
   for (const t of tables) h.update(`${t.uri}\u0000${t.fingerprint}\n`);
+  if (rules) h.update(`edges\u0000${rules.value}\n`);
   return h.digest('hex');
 }
 

@@ -34,18 +34,24 @@ program
   .command('doctor')
   .description('print which database, embedder and paths are in use')
   .action(async () => {
-    const [{ catalogCounts, catalogLocationFromEnv, describeLocation }, { embedderConfigFromEnv }] = await Promise.all([
+    const [{ catalogCounts, catalogLocationFromEnv, describeLocation }, { embedderConfigFromEnv }, { staleEdgeRules }] = await Promise.all([
       import('../catalog/index.js'),
       import('../embed/index.js'),
+      import('../ingest/index.js'),
     ]);
     const loc = catalogLocationFromEnv();
     const emb = embedderConfigFromEnv(process.env);
     process.stdout.write(`home:      ${graftHome()}\ncatalog:   ${describeLocation(loc)}\nembedder:  ${JSON.stringify({ ...emb, apiKey: undefined })}\n`);
     await withContext(async ({ db, embedder }) => {
       const c = await catalogCounts(db);
+      const stale = c.tables > 0 ? await staleEdgeRules(db) : null;
+      const edges = stale
+        ? `edges:     derived by ${stale.stored ? `rules ${stale.stored}` : 'rules from before versioning'}, not this version's ${stale.current}: the next \`graft ingest\` re-derives them\n`
+        : '';
       process.stdout.write(
         `database:  ${db.kind} reachable, migrations applied: ${db.migrations.applied.length + db.migrations.alreadyApplied.length}\n` +
-          `embedder:  ${embedder.id}\ncontents:  ${c.tables} tables, ${c.columns} columns, ${c.embeddings} embeddings, ${c.joins} join edges, ${c.unions} union edges\n`,
+          `embedder:  ${embedder.id}\ncontents:  ${c.tables} tables, ${c.columns} columns, ${c.embeddings} embeddings, ${c.joins} join edges, ${c.unions} union edges\n` +
+          edges,
       );
     });
   });

@@ -20,3 +20,4 @@ export {
   UNION_COLUMN_WEIGHTS,
 } from './unionRules.js';
 export { maxWeightAssignment } from './hungarian.js';
+export { graphRulesVersion, GRAPH_RULES_REVISION } from './rulesVersion.js';

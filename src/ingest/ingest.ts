@@ -2,9 +2,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CatalogDatabase } from '../catalog/database.js';
 import { createIngestRun, markDeadRunsInterrupted } from '../catalog/ingestRuns.js';
-import { CatalogStore, prepareTable, toGraphTable, type StoredTableBrief } from '../catalog/store.js';
+import { CatalogStore, GRAPH_RULES_STATE_KEY, prepareTable, toGraphTable, type StoredTableBrief } from '../catalog/store.js';
 import { columnEmbeddingText, type Embedder } from '../embed/index.js';
-import { LakeGraphIndex, type GraphTable } from '../graph/index.js';
+import { graphRulesVersion, LakeGraphIndex, type GraphTable } from '../graph/index.js';
 import {
   entryName,
   entryUri,
@@ -165,6 +165,7 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
     const graphTables = await store.loadGraphTables();
     const graphById = new Map(graphTables.map((t) => [t.id, t]));
     const index = LakeGraphIndex.build(graphTables);
+    await rederiveStaleEdges(store, index, graphTables.length, root, summary);
 
     const seen = new Set<string>();
     for (const entry of entries) {
@@ -329,4 +330,35 @@ function toIssue(pathName: string, err: unknown): IngestIssue {
   if (err instanceof GraftError) return { path: pathName, code: err.code, message: err.message };
   const message = err instanceof Error ? err.message : String(err);
   return { path: pathName, code: ErrorCode.INTERNAL, message: `${pathName}: ${message}` };
+}
+
+/**
+ * The rules version of the stored edges when it is not this code's (null: current). The next
+ * ingest of any root re-derives them.
+ */
+export async function staleEdgeRules(db: CatalogDatabase): Promise<{ stored: string | null; current: string } | null> {
+  const stored = await new CatalogStore(db).stateValue(GRAPH_RULES_STATE_KEY);
+  const current = graphRulesVersion();
+  return stored === current ? null : { stored, current };
+}
+
+/**
+ * Edges are derived when a table is ingested and then stored, so a catalog keeps the edges of the
+ * rules it was ingested with. When the stored rules version differs from this code's (or predates
+ * versioning), every edge is re-derived from the stored profiles (`index` already holds them all)
+ * and replaced in one transaction, before this run adds its own tables.
+ */
+async function rederiveStaleEdges(store: CatalogStore, index: LakeGraphIndex, tableCount: number, root: string, summary: IngestSummary): Promise<void> {
+  const current = graphRulesVersion(index.options);
+  const stored = await store.stateValue(GRAPH_RULES_STATE_KEY);
+  if (stored === current) return;
+  const edges = index.allEdges();
+  await store.replaceAllEdges(edges, current);
+  if (tableCount > 0) {
+    const was = stored === null ? 'edges from before rules were versioned' : `edges of rules ${stored}`;
+    summary.warnings.push({
+      path: root,
+      message: `join and union edges of all ${tableCount} stored tables re-derived by rules ${current} (${was}): ${edges.joins.length} joins, ${edges.unions.length} unions`,
+    });
+  }
 }

@@ -2,7 +2,9 @@ import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogStore, GRAPH_RULES_STATE_KEY, lakeFingerprint } from '../../src/catalog/index.js';
 import type { CatalogDatabase } from '../../src/catalog/database.js';
+import { graphRulesVersion } from '../../src/graph/index.js';
 import { HashedNgramEmbedder } from '../../src/embed/index.js';
 import { ingestLake } from '../../src/ingest/index.js';
 import { catalogBackends } from '../support/catalogs.js';
@@ -92,6 +94,28 @@ describe.each(catalogBackends)('ingest on $name', (backend) => {
     expect(s).toMatchObject({ status: 'succeeded', tablesIngested: 0, tablesFailed: 0 });
     expect(s.tablesSkipped).toBe(before.tables.length);
     expect(await catalogSnapshot(db)).toEqual(before);
+  });
+
+  it('re-derives every edge when the stored edges come from other join / union rules', async () => {
+    const clean = await catalogSnapshot(db);
+    expect(await new CatalogStore(db).stateValue(GRAPH_RULES_STATE_KEY)).toBe(graphRulesVersion());
+    const fingerprint = await lakeFingerprint(db);
+    // What older rules could have left: a missing edge, another score, no union edges, another version.
+    const victim = await db.prisma.joinEdge.findFirstOrThrow({ orderBy: [{ fromColumnId: 'asc' }, { toColumnId: 'asc' }] });
+    await db.prisma.joinEdge.delete({ where: { id: victim.id } });
+    await db.prisma.joinEdge.updateMany({ data: { score: 0.123 } });
+    await db.prisma.unionEdge.deleteMany({});
+    await db.prisma.catalogState.update({ where: { key: GRAPH_RULES_STATE_KEY }, data: { value: 'r0-older' } });
+    expect(await lakeFingerprint(db)).not.toBe(fingerprint);
+
+    const s = await ingestLake(db, lake, { embedder });
+    expect(s).toMatchObject({ status: 'succeeded', tablesIngested: 0 });
+    const note = s.warnings.find((w) => /re-derived/.test(w.message));
+    expect(note?.message).toContain('r0-older');
+    expect(note?.message).toContain(graphRulesVersion());
+    expect(await catalogSnapshot(db)).toEqual(clean);
+    expect(await new CatalogStore(db).stateValue(GRAPH_RULES_STATE_KEY)).toBe(graphRulesVersion());
+    expect(await lakeFingerprint(db)).toBe(fingerprint);
   });
 
   it('records bad files per file, ingests the rest, and loses nothing already stored', async () => {

@@ -49,6 +49,11 @@ export interface CandidateOptions {
   alternateShare: number;
   /** ... where a table with no edge to the core counts at this factor of its relevance. */
   unlinkedFactor: number;
+  /**
+   * Last, tables joining the core with at least this score, strongest link first (> 1: none).
+   * Train samples, L = 10, >= 2: 0.8 adds little, 0.5 costs more F1 for the same sufficiency.
+   */
+  fillJoinMinScore: number;
 }
 
 export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
@@ -64,6 +69,7 @@ export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
   runnerUpShare: 0.8,
   alternateShare: 0.1,
   unlinkedFactor: 0.3,
+  fillJoinMinScore: 0.7,
 };
 
 export interface CandidateSynthesis {
@@ -96,7 +102,8 @@ export interface SynthesisChoice {
  * (when it is not the core), of the runner-up candidates that score close to the best (whole
  * alternative syntheses: the ambiguity is between them), then single tables the question
  * matches, linked to the core (others at `unlinkedFactor`), best first, down to `alternateShare`
- * of the core's best relevance; a table always with its row shards. A question of which no
+ * of the core's best relevance, then tables joining the core with a score of at least
+ * `fillJoinMinScore`, strongest first; a table always with its row shards. A question of which no
  * candidate covers a specific (non-generic) word gets no answer.
  */
 export function chooseSynthesis(
@@ -145,7 +152,14 @@ export function chooseSynthesis(
     if (fresh.length > 0 && fresh.length <= room()) take(fresh);
   }
   const linked = new Set<string>();
-  for (const t of core) for (const n of model.snapshot.neighbours(t)) linked.add(n.tableId);
+  /** Tables joining the core: their strongest join score. */
+  const joinScore = new Map<string, number>();
+  for (const t of core) {
+    for (const n of model.snapshot.neighbours(t)) {
+      linked.add(n.tableId);
+      if (n.kind === 'join') joinScore.set(n.tableId, Math.max(joinScore.get(n.tableId) ?? 0, n.score));
+    }
+  }
   const relevance = (t: string) => recall.relevance.get(t) ?? 0;
   const floor = opts.alternateShare * Math.max(...core.map(relevance));
   const ranking = ranked
@@ -153,12 +167,20 @@ export function chooseSynthesis(
     .map((t) => ({ t, s: relevance(t) * (linked.has(t) ? 1 : opts.unlinkedFactor) }))
     .filter((x) => x.s > 0 && x.s >= floor)
     .sort((a, b) => b.s - a.s || model.snapshot.compare(a.t, b.t));
-  for (const { t } of ranking) {
-    if (room() <= 0) break;
-    if (taken.has(t)) continue;
-    const group = model.shardClosure(t, opts.shardThreshold).filter((x) => !taken.has(x));
-    if (group.length <= room()) take(group);
-  }
+  const takeInOrder = (order: string[]) => {
+    for (const t of order) {
+      if (room() <= 0) break;
+      if (taken.has(t)) continue;
+      const group = model.shardClosure(t, opts.shardThreshold).filter((x) => !taken.has(x));
+      if (group.length <= room()) take(group);
+    }
+  };
+  takeInOrder(ranking.map((x) => x.t));
+  // Last, what no question word names but the core joins strongly: an entity table reached only
+  // through a link table's column, a lookup table. One hop from the core only (the alternates'
+  // neighbours cost F1 for no sufficiency on the train questions).
+  const strong = [...joinScore].filter(([t, score]) => score >= opts.fillJoinMinScore && !taken.has(t));
+  takeInOrder(strong.sort((a, b) => b[1] - a[1] || relevance(b[0]) - relevance(a[0]) || model.snapshot.compare(a[0], b[0])).map(([t]) => t));
   return { ...base, core, alternates, stoppedBy: 'candidates' };
 }
 

@@ -108,6 +108,14 @@ describe('candidate syntheses (hand-made two-source lake)', () => {
     for (const t of large.tables.filter((x) => x.role === 'alternate')) expect(large.plan.sql ?? '').not.toContain(t.uri);
   });
 
+  it('spends the rest of the budget on a table that joins the core though no question word names it', async () => {
+    const r = await engine.synthesize('Which floor is the ACCT division on?', { budget: 5 });
+    expect(names(r)).toEqual(['hr/department']);
+    const alternates = r.tables.filter((t) => t.role === 'alternate').map((t) => `${path.basename(path.dirname(t.uri))}/${t.name}`);
+    expect(alternates).toContain('hr/employee');
+    expect(alternates).not.toContain('shop/employee');
+  });
+
   it('reaches a table through a paraphrase of its name (word vectors: bureau ~ department)', async () => {
     const r = await engine.synthesize('Which bureau does each employee belong to?', { budget: 3 });
     expect(names(r)).toEqual(['hr/department', 'hr/employee']);

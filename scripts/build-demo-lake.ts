@@ -17,9 +17,9 @@ import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mulberry32 } from '../src/util/prng.js';
+import { projectPath } from '../src/util/projectRoot.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const DEMO_ROOT = path.resolve(HERE, '../demo');
+export const DEMO_ROOT = projectPath('demo');
 export const DEMO_LAKE_SRC = path.join(DEMO_ROOT, 'lake-src');
 export const DEMO_LAKE_GOLD = path.join(DEMO_ROOT, 'lake-gold.json');
 export const DEFAULT_DEMO_LAKE_OUT = '.graft/demo-lake';

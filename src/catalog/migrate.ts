@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from '../util/projectRoot.js';
 import type { SqlDriver } from './sqlDriver.js';
 
 /** migrations/ at the repository root: one folder per migration holding migration.sql. */
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+export const MIGRATIONS_DIR = projectPath('migrations');
 
 export interface Migration {
   name: string;

@@ -15,6 +15,12 @@ import { printTables, registerCatalogCommands, runIngestCommand } from './comman
 import { withContext } from './context.js';
 import { EXIT_CODES_HELP, ExitCode } from './exitCodes.js';
 
+// `graft tables | head`: a reader that stops early is not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(process.exitCode ?? 0);
+});
+
 const program = new Command();
 program
   .name('graft')

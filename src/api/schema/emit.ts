@@ -6,9 +6,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { projectPath } from '../../util/projectRoot.js';
 import { printGraftSchema } from './build.js';
 
-export const SCHEMA_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../schema/schema.graphql');
+export const SCHEMA_FILE = projectPath('schema', 'schema.graphql');
 
 async function main(): Promise<void> {
   const sdl = await printGraftSchema();

@@ -229,7 +229,7 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
     // Edges by other rules than this code's are no measure of it: the ingest re-derives them.
     const stale = await staleEdgeRules(db);
     if (mode === 'always' || (mode === 'missing' && (missingBefore.length > 0 || stale))) {
-      const why = stale && missingBefore.length === 0 ? `edges of rules ${stale.stored ?? 'before versioning'}, current ${stale.current}` : `${missingBefore.length} of ${lakeNames.size} lake tables not in the catalog`;
+      const why = stale && missingBefore.length === 0 ? stale.message : `${missingBefore.length} of ${lakeNames.size} lake tables not in the catalog`;
       log(`ingesting ${lakeDir} (${why})`);
       const t0 = performance.now();
       const summary = await ingestLake(db, lakeDir, { embedder });

@@ -51,9 +51,7 @@ program
     await withContext(async ({ db, embedder }) => {
       const c = await catalogCounts(db);
       const stale = c.tables > 0 ? await staleEdgeRules(db) : null;
-      const edges = stale
-        ? `edges:     derived by ${stale.stored ? `rules ${stale.stored}` : 'rules from before versioning'}, not this version's ${stale.current}: the next \`graft ingest\` re-derives them\n`
-        : '';
+      const edges = stale ? `edges:     ${stale.message}\n` : '';
       process.stdout.write(
         `database:  ${db.kind} reachable, migrations applied: ${db.migrations.applied.length + db.migrations.alreadyApplied.length}\n` +
           `embedder:  ${embedder.id}\ncontents:  ${c.tables} tables, ${c.columns} columns, ${c.embeddings} embeddings, ${c.joins} join edges, ${c.unions} union edges\n` +

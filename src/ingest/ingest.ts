@@ -336,10 +336,12 @@ function toIssue(pathName: string, err: unknown): IngestIssue {
  * The rules version of the stored edges when it is not this code's (null: current). The next
  * ingest of any root re-derives them.
  */
-export async function staleEdgeRules(db: CatalogDatabase): Promise<{ stored: string | null; current: string } | null> {
+export async function staleEdgeRules(db: CatalogDatabase): Promise<{ stored: string | null; current: string; message: string } | null> {
   const stored = await new CatalogStore(db).stateValue(GRAPH_RULES_STATE_KEY);
   const current = graphRulesVersion();
-  return stored === current ? null : { stored, current };
+  if (stored === current) return null;
+  const origin = stored ? `rules ${stored}` : 'rules from before versioning';
+  return { stored, current, message: `the join / union edges come from ${origin}, not this version's ${current}: the next ingest re-derives them` };
 }
 
 /**

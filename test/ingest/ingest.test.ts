@@ -6,7 +6,7 @@ import { CatalogStore, GRAPH_RULES_STATE_KEY, lakeFingerprint } from '../../src/
 import type { CatalogDatabase } from '../../src/catalog/database.js';
 import { graphRulesVersion } from '../../src/graph/index.js';
 import { HashedNgramEmbedder } from '../../src/embed/index.js';
-import { ingestLake } from '../../src/ingest/index.js';
+import { ingestLake, staleEdgeRules } from '../../src/ingest/index.js';
 import { catalogBackends } from '../support/catalogs.js';
 import { makeDemoLake, type DemoGold } from '../support/demoLake.js';
 
@@ -107,6 +107,7 @@ describe.each(catalogBackends)('ingest on $name', (backend) => {
     await db.prisma.unionEdge.deleteMany({});
     await db.prisma.catalogState.update({ where: { key: GRAPH_RULES_STATE_KEY }, data: { value: 'r0-older' } });
     expect(await lakeFingerprint(db)).not.toBe(fingerprint);
+    expect((await staleEdgeRules(db))?.message).toMatch(/r0-older.*the next ingest re-derives them/);
 
     const s = await ingestLake(db, lake, { embedder });
     expect(s).toMatchObject({ status: 'succeeded', tablesIngested: 0 });
@@ -116,6 +117,7 @@ describe.each(catalogBackends)('ingest on $name', (backend) => {
     expect(await catalogSnapshot(db)).toEqual(clean);
     expect(await new CatalogStore(db).stateValue(GRAPH_RULES_STATE_KEY)).toBe(graphRulesVersion());
     expect(await lakeFingerprint(db)).toBe(fingerprint);
+    expect(await staleEdgeRules(db)).toBeNull();
   });
 
   it('records bad files per file, ingests the rest, and loses nothing already stored', async () => {

@@ -43,6 +43,10 @@ export function registerServeCommand(program: Command): void {
         const value = valueConfigFromEnv(process.env);
         const local = createEngine(ctx.db, ctx.embedder, { valueModel: value.valueModel, valueProvider: value.provider, loadValueModel: async (db, o) => (await import('../../value/loader.js')).loadLearnedValueFunction(db, o), log: (m) => process.stderr.write(`graft serve: ${m}\n`) });
         const status = await local.valueModel();
+        const stale = await (await import('../../ingest/index.js')).staleEdgeRules(ctx.db);
+        if (stale && (await ctx.db.prisma.lakeTable.count()) > 0) {
+          process.stderr.write(`graft serve: ${stale.message}\n`);
+        }
         // Engine calls run on a worker pool (off the event loop) unless GRAFT_ENGINE_WORKERS=0;
         // the pool's workers score with the heuristic, so a learned value model keeps the engine in-process.
         const workers = engineWorkers(process.env.GRAFT_ENGINE_WORKERS);

@@ -232,12 +232,13 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
     const requestId = acceptableRequestId(req.headers['x-request-id']) ?? randomUUID();
     const reqLog = log.child({ reqId: requestId });
     res.setHeader('x-request-id', requestId);
+    // In flight until the handler ends, not until the socket closes: a client that went away
+    // leaves engine work running, and shutdown must not close the pool or catalog under it.
     inFlight++;
-    let counted = true;
+    let logged = false;
     const done = () => {
-      if (!counted) return;
-      counted = false;
-      inFlight--;
+      if (logged) return;
+      logged = true;
       reqLog.info(
         { method: req.method, url: req.url, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
         'request',
@@ -275,6 +276,8 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
       reqLog.error({ err }, 'unhandled error');
       const message = config.production ? `Internal server error (request ${requestId})` : err instanceof Error ? err.message : String(err);
       sendJson(res, 500, errorBody(message, ErrorCode.INTERNAL, requestId));
+    } finally {
+      inFlight--;
     }
   }
 

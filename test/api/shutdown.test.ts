@@ -33,6 +33,22 @@ describe('graceful shutdown', () => {
     await db.close();
   });
 
+  it('counts a request whose client went away until its handler ends, so shutdown waits for its engine work', async () => {
+    const db = await openCatalog({ dataDir: 'memory://' });
+    const api = await startTestServer(db, new InstrumentedEngine(new TestEngine(db), db), { shutdownGraceMs: 5_000 });
+    const client = new AbortController();
+    const gone = fetch(`${api.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: SLOW, signal: client.signal }).catch(() => 'aborted');
+    await new Promise((r) => setTimeout(r, 300));
+    client.abort();
+    expect(await gone).toBe('aborted');
+    await new Promise((r) => setTimeout(r, 100));
+    // The socket is closed, the engine call (sleep:1200) is still running: still in flight.
+    expect(api.server.inFlight).toBe(1);
+    await api.server.shutdown('test');
+    expect(api.server.inFlight).toBe(0);
+    await db.close();
+  });
+
   it('bounds the wait: a request longer than the grace period is cut off and the catalog closed', async () => {
     const db = await openCatalog({ dataDir: 'memory://' });
     const { createServer } = await import('../../src/api/index.js');

@@ -4,6 +4,7 @@ export { applyMigrations, loadMigrations, MIGRATIONS_DIR, type Migration, type M
 export { CatalogStore, GRAPH_RULES_STATE_KEY, prepareTable, toGraphTable, type PreparedTable, type TableWrite } from './store.js';
 export * from './queries.js';
 export { toVectorLiteral, parseVectorLiteral } from './vector.js';
+export { staleEdgeRules, type StaleEdgeRules } from './edgeRules.js';
 export { lakeFingerprint, latestValueModel, listValueModels, saveValueModel, type NewValueModel, type StoredValueModel, type ValueModelRecord } from './valueModels.js';
 export { TableState, visibleTable, visibleTableSql, type TableFilter } from './visibility.js';
 export { createIngestRun, markDeadRunsInterrupted } from './ingestRuns.js';

@@ -40,17 +40,16 @@ program
   .command('doctor')
   .description('print which database, embedder and paths are in use')
   .action(async () => {
-    const [{ catalogCounts, catalogLocationFromEnv, describeLocation }, { embedderConfigFromEnv }, { staleEdgeRules }] = await Promise.all([
+    const [{ catalogCounts, catalogLocationFromEnv, describeLocation, staleEdgeRules }, { embedderConfigFromEnv }] = await Promise.all([
       import('../catalog/index.js'),
       import('../embed/index.js'),
-      import('../ingest/index.js'),
     ]);
     const loc = catalogLocationFromEnv();
     const emb = embedderConfigFromEnv(process.env);
     process.stdout.write(`home:      ${graftHome()}\ncatalog:   ${describeLocation(loc)}\nembedder:  ${JSON.stringify({ ...emb, apiKey: undefined })}\n`);
     await withContext(async ({ db, embedder }) => {
       const c = await catalogCounts(db);
-      const stale = c.tables > 0 ? await staleEdgeRules(db) : null;
+      const stale = await staleEdgeRules(db);
       const edges = stale ? `edges:     ${stale.message}\n` : '';
       process.stdout.write(
         `database:  ${db.kind} reachable, migrations applied: ${db.migrations.applied.length + db.migrations.alreadyApplied.length}\n` +

@@ -333,18 +333,6 @@ function toIssue(pathName: string, err: unknown): IngestIssue {
 }
 
 /**
- * The rules version of the stored edges when it is not this code's (null: current). The next
- * ingest of any root re-derives them.
- */
-export async function staleEdgeRules(db: CatalogDatabase): Promise<{ stored: string | null; current: string; message: string } | null> {
-  const stored = await new CatalogStore(db).stateValue(GRAPH_RULES_STATE_KEY);
-  const current = graphRulesVersion();
-  if (stored === current) return null;
-  const origin = stored ? `rules ${stored}` : 'rules from before versioning';
-  return { stored, current, message: `the join / union edges come from ${origin}, not this version's ${current}: the next ingest re-derives them` };
-}
-
-/**
  * Edges are derived when a table is ingested and then stored, so a catalog keeps the edges of the
  * rules it was ingested with. When the stored rules version differs from this code's (or predates
  * versioning), every edge is re-derived from the stored profiles (`index` already holds them all)

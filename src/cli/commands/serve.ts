@@ -32,8 +32,9 @@ export function registerServeCommand(program: Command): void {
     .option('--federation', 'serve an Apollo Federation 2 subgraph (@key on Table and Column); same as GRAFT_FEDERATION=1')
     .action(async (opts: { port: number; host: string; federation?: boolean }) => {
       // The server and the engine load only when serving (graft --help stays fast).
-      const [{ startServer }, { embedderConfigFromEnv }, { createEngine, EnginePool }, { withEnrichment }] = await Promise.all([
+      const [{ startServer }, { staleEdgeRules }, { embedderConfigFromEnv }, { createEngine, EnginePool }, { withEnrichment }] = await Promise.all([
         import('../../api/index.js'),
+        import('../../catalog/index.js'),
         import('../../embed/index.js'),
         import('../../engine/index.js'),
         import('../../enrich/index.js'),
@@ -43,10 +44,8 @@ export function registerServeCommand(program: Command): void {
         const value = valueConfigFromEnv(process.env);
         const local = createEngine(ctx.db, ctx.embedder, { valueModel: value.valueModel, valueProvider: value.provider, loadValueModel: async (db, o) => (await import('../../value/loader.js')).loadLearnedValueFunction(db, o), log: (m) => process.stderr.write(`graft serve: ${m}\n`) });
         const status = await local.valueModel();
-        const stale = await (await import('../../ingest/index.js')).staleEdgeRules(ctx.db);
-        if (stale && (await ctx.db.prisma.lakeTable.count()) > 0) {
-          process.stderr.write(`graft serve: ${stale.message}\n`);
-        }
+        const stale = await staleEdgeRules(ctx.db);
+        if (stale) process.stderr.write(`graft serve: ${stale.message}\n`);
         // Engine calls run on a worker pool (off the event loop) unless GRAFT_ENGINE_WORKERS=0;
         // the pool's workers score with the heuristic, so a learned value model keeps the engine in-process.
         const workers = engineWorkers(process.env.GRAFT_ENGINE_WORKERS);

@@ -7,6 +7,8 @@ export interface StaleEdgeRules {
   stored: string | null;
   /** This code's version (`graphRulesVersion()`). */
   current: string;
+  /** Where the stored edges come from, in words (`rules r1-...` or `rules from before versioning`). */
+  origin: string;
   /** One line for a user: where the edges come from and what re-derives them. */
   message: string;
 }
@@ -21,5 +23,5 @@ export async function staleEdgeRules(db: CatalogDatabase): Promise<StaleEdgeRule
   const current = graphRulesVersion();
   if (stored === current || (await db.prisma.lakeTable.count()) === 0) return null;
   const origin = stored ? `rules ${stored}` : 'rules from before versioning';
-  return { stored, current, message: `the join / union edges come from ${origin}, not this version's ${current}: the next ingest re-derives them` };
+  return { stored, current, origin, message: `the join / union edges come from ${origin}, not this version's ${current}: the next ingest re-derives them` };
 }

@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CatalogDatabase } from '../catalog/database.js';
 import { createIngestRun, markDeadRunsInterrupted } from '../catalog/ingestRuns.js';
-import { CatalogStore, GRAPH_RULES_STATE_KEY, prepareTable, toGraphTable, type StoredTableBrief } from '../catalog/store.js';
+import { staleEdgeRules } from '../catalog/edgeRules.js';
+import { CatalogStore, prepareTable, toGraphTable, type StoredTableBrief } from '../catalog/store.js';
 import { columnEmbeddingText, type Embedder } from '../embed/index.js';
 import { graphRulesVersion, LakeGraphIndex, type GraphTable } from '../graph/index.js';
 import {
@@ -165,7 +166,7 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
     const graphTables = await store.loadGraphTables();
     const graphById = new Map(graphTables.map((t) => [t.id, t]));
     const index = LakeGraphIndex.build(graphTables);
-    await rederiveStaleEdges(store, index, graphTables.length, root, summary);
+    await rederiveStaleEdges(db, store, index, graphTables.length, root, summary);
 
     const seen = new Set<string>();
     for (const entry of entries) {
@@ -334,21 +335,22 @@ function toIssue(pathName: string, err: unknown): IngestIssue {
 
 /**
  * Edges are derived when a table is ingested and then stored, so a catalog keeps the edges of the
- * rules it was ingested with. When the stored rules version differs from this code's (or predates
- * versioning), every edge is re-derived from the stored profiles (`index` already holds them all)
- * and replaced in one transaction, before this run adds its own tables.
+ * rules it was ingested with. When they come from other rules than this code's
+ * (`staleEdgeRules`), every edge is re-derived from the stored profiles (`index` already holds
+ * them all) and replaced in one transaction, before this run adds its own tables. An empty
+ * catalog just records the rules its first tables' edges will come from.
  */
-async function rederiveStaleEdges(store: CatalogStore, index: LakeGraphIndex, tableCount: number, root: string, summary: IngestSummary): Promise<void> {
-  const current = graphRulesVersion(index.options);
-  const stored = await store.stateValue(GRAPH_RULES_STATE_KEY);
-  if (stored === current) return;
-  const edges = index.allEdges();
-  await store.replaceAllEdges(edges, current);
-  if (tableCount > 0) {
-    const was = stored === null ? 'edges from before rules were versioned' : `edges of rules ${stored}`;
-    summary.warnings.push({
-      path: root,
-      message: `join and union edges of all ${tableCount} stored tables re-derived by rules ${current} (${was}): ${edges.joins.length} joins, ${edges.unions.length} unions`,
-    });
+async function rederiveStaleEdges(db: CatalogDatabase, store: CatalogStore, index: LakeGraphIndex, tableCount: number, root: string, summary: IngestSummary): Promise<void> {
+  if (tableCount === 0) {
+    await store.replaceAllEdges({ joins: [], unions: [] }, graphRulesVersion());
+    return;
   }
+  const stale = await staleEdgeRules(db);
+  if (!stale) return;
+  const edges = index.allEdges();
+  await store.replaceAllEdges(edges, stale.current);
+  summary.warnings.push({
+    path: root,
+    message: `join and union edges of all ${tableCount} stored tables re-derived by rules ${stale.current} (they came from ${stale.origin}): ${edges.joins.length} joins, ${edges.unions.length} unions`,
+  });
 }

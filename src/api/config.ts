@@ -38,6 +38,13 @@ export interface ApiConfig {
   engineTimeoutMs: number;
   /** How long shutdown waits for in-flight requests (and running ingests) before closing. */
   shutdownGraceMs: number;
+  /**
+   * How long a token lookup and the catalog reads of the API (a table or column by id, an
+   * identical page, count or neighbour list) may be answered from memory (GRAFT_CATALOG_CACHE_MS,
+   * default 1000; 0: read the catalog every time). Bounds how late this server sees a change made
+   * by another process (a revocation, an ingest, a deletion); its own changes clear it at once.
+   */
+  catalogCacheMs: number;
   limits: ApiLimits;
   /** Serve the Apollo Federation 2 subgraph schema (`@key` on Table, Column): GRAFT_FEDERATION=1. */
   federation: boolean;
@@ -70,6 +77,14 @@ function bool(env: Env, name: string): boolean | undefined {
   throw new BadInputError(`${name} must be 1/true/yes/on or 0/false/no/off, not '${v}'`, { variable: name });
 }
 
+function nonNegativeInt(env: Env, name: string, fallback: number): number {
+  const v = get(env, name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new BadInputError(`${name} must be a whole number of milliseconds (0 or more), not '${v}'`, { variable: name });
+  return n;
+}
+
 function positiveInt(env: Env, name: string, fallback: number): number {
   const v = get(env, name);
   if (v === undefined) return fallback;
@@ -96,6 +111,7 @@ export function isProduction(env: Env = process.env): boolean {
  * - GRAFT_SYNTHESIZE_TIMEOUT_MS (10000), GRAFT_BODY_LIMIT_BYTES (1 MiB), GRAFT_SHUTDOWN_GRACE_MS
  *   (10000), GRAFT_MAX_DEPTH (10), GRAFT_MAX_COMPLEXITY (20000), GRAFT_MAX_ENGINE_FIELDS (4:
  *   engine fields per operation).
+ * - GRAFT_CATALOG_CACHE_MS (1000): how long token lookups and catalog reads are held in memory.
  */
 export function apiConfigFromEnv(env: Env = process.env, cwd = process.cwd()): ApiConfig {
   const production = isProduction(env);
@@ -114,6 +130,7 @@ export function apiConfigFromEnv(env: Env = process.env, cwd = process.cwd()): A
     bodyLimitBytes: positiveInt(env, 'GRAFT_BODY_LIMIT_BYTES', 1024 * 1024),
     engineTimeoutMs: positiveInt(env, 'GRAFT_SYNTHESIZE_TIMEOUT_MS', 10_000),
     shutdownGraceMs: positiveInt(env, 'GRAFT_SHUTDOWN_GRACE_MS', 10_000),
+    catalogCacheMs: nonNegativeInt(env, 'GRAFT_CATALOG_CACHE_MS', 1_000),
     federation: bool(env, 'GRAFT_FEDERATION') ?? false,
     limits: {
       ...DEFAULT_LIMITS,

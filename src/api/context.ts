@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { CatalogDatabase } from '../catalog/database.js';
+import type { CatalogReadCache } from '../catalog/readCache.js';
 import type { Embedder } from '../embed/index.js';
 import type { GrantScope } from './auth/grants.js';
 import type { Principal } from './auth/principal.js';
@@ -20,6 +21,8 @@ export interface ApiServices {
   config: ApiConfig;
   log: Logger;
   searcher: ColumnSearcher;
+  /** What the requests' readers read lately, shared by them (undefined: GRAFT_CATALOG_CACHE_MS=0). */
+  reads?: CatalogReadCache;
   ingests: IngestRunner;
   syntheses: SynthesisStore;
   /** Governance events (GRAFT_LINEAGE_*); undefined when none are configured. */

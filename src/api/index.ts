@@ -7,7 +7,7 @@ export { ForbiddenError, UnauthenticatedError, EngineTimeoutError, clientErrorCo
 export { ErrorCode } from '../util/errors.js';
 export { GrantScope, validateGrant, grantKey } from './auth/grants.js';
 export type { Principal } from './auth/principal.js';
-export { createApiToken, listApiTokens, revokeApiToken, authenticateSecret, hashSecret, type ApiTokenInfo, type CreatedApiToken } from './auth/tokens.js';
+export { createApiToken, listApiTokens, revokeApiToken, authenticateSecret, hashSecret, TokenAuthenticator, type ApiTokenInfo, type CreatedApiToken } from './auth/tokens.js';
 export { buildGraftSchema, printGraftSchema } from './schema/build.js';
 export { confineLakePath } from './lakeRoots.js';
 export { queryDepth, measureComplexity } from './limits.js';

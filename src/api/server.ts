@@ -10,7 +10,8 @@ import type { Embedder } from '../embed/index.js';
 import { createApollo } from './apollo.js';
 import type { Principal } from './auth/principal.js';
 import { scopeOf } from './auth/principal.js';
-import { authenticateSecret } from './auth/tokens.js';
+import { TokenAuthenticator } from './auth/tokens.js';
+import { CatalogReadCache } from '../catalog/index.js';
 import { ColumnSearcher } from './catalog/columnSearch.js';
 import { createLoaders } from './catalog/loaders.js';
 import { CatalogReader } from './catalog/reader.js';
@@ -124,8 +125,10 @@ export function createApiServices(
     }
   }
   const searcher = new ColumnSearcher(opts.db, opts.embedder);
+  const reads = config.catalogCacheMs > 0 ? new CatalogReadCache(config.catalogCacheMs) : undefined;
   const catalogChanged = () => {
     searcher.invalidate();
+    reads?.clear();
     try {
       opts.engine.invalidate();
     } catch (err) {
@@ -139,6 +142,7 @@ export function createApiServices(
     config,
     log,
     searcher,
+    reads,
     syntheses: new SynthesisStore(opts.db),
     ingests: new IngestRunner(opts.db, opts.embedder, log, catalogChanged, lineage, config.lakeRoots),
     lineage,
@@ -149,7 +153,7 @@ export function createApiServices(
 /** One request's context: the caller's grants decide what its reader and loaders can see. */
 export function requestContext(services: ApiServices, principal: Principal, requestId: string, log: Logger): RequestContext {
   const scope = scopeOf(principal);
-  const reader = new CatalogReader(services.db, scope);
+  const reader = new CatalogReader(services.db, scope, services.reads);
   return { requestId, log, principal, scope, reader, loaders: createLoaders(reader), services };
 }
 
@@ -161,6 +165,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
   await apollo.start();
 
   const services = createApiServices(opts, config, log);
+  const tokens = new TokenAuthenticator(opts.db, config.catalogCacheMs);
 
   let inFlight = 0;
   let stopping: Promise<void> | null = null;
@@ -173,7 +178,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
     }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m) return 'malformed Authorization header: expected Bearer <token>';
-    const principal = await authenticateSecret(opts.db, m[1]);
+    const principal = await tokens.authenticate(m[1]);
     return principal ?? 'unknown or revoked API token';
   }
 

@@ -1,4 +1,5 @@
 import type { CatalogDatabase } from './database.js';
+import type { CachedColumn, CatalogReadCache } from './readCache.js';
 import { visibleTableSql } from './visibility.js';
 
 /**
@@ -7,7 +8,12 @@ import { visibleTableSql } from './visibility.js';
  */
 export interface SqlScope {
   sql(params: unknown[], t?: string, s?: string): string;
+  /** The same condition on one table (for rows served from a CatalogReadCache). */
+  allows(sourceRoot: string, tableName: string): boolean;
 }
+
+/** Every visible table: what a shared CatalogReadCache's by-id maps are filled with. */
+const UNSCOPED: SqlScope = { sql: () => 'TRUE', allows: () => true };
 
 /** Sort key of a table page: (name, id). */
 export type TableKey = [name: string, id: string];
@@ -169,13 +175,19 @@ export function containsPattern(text: string): string {
 }
 
 export class CatalogReader {
+  /** `cache`: a process-wide CatalogReadCache every read goes through (the API server's). */
   constructor(
     readonly db: CatalogDatabase,
     readonly scope: SqlScope,
+    private readonly cache?: CatalogReadCache,
   ) {}
 
   private query(sql: string, params: unknown[]): Promise<Raw[]> {
-    return this.db.prisma.$queryRawUnsafe<Raw[]>(sql, ...params);
+    return this.cache ? this.cache.statement(sql, params, () => this.read(sql, params)) : this.read(sql, params);
+  }
+
+  private read(sql: string, params: unknown[]): Promise<Raw[]> {
+    return this.db.sql.query<Raw>(sql, params);
   }
 
   private tableWhere(params: unknown[], filter: TableFilterInputLike | undefined): string {
@@ -222,10 +234,16 @@ export class CatalogReader {
   async tablesByIds(ids: readonly string[]): Promise<TableRow[]> {
     const valid = [...new Set(ids.filter(isUuid))];
     if (valid.length === 0) return [];
-    const params: unknown[] = [valid];
-    const rows = await this.query(
+    if (!this.cache) return this.readTablesByIds(valid, this.scope);
+    const rows = await this.cache.tablesByIds(valid, (missing) => this.readTablesByIds(missing, UNSCOPED));
+    return rows.filter((t) => this.scope.allows(t.sourceRoot, t.name));
+  }
+
+  private async readTablesByIds(ids: string[], scope: SqlScope): Promise<TableRow[]> {
+    const params: unknown[] = [ids];
+    const rows = await this.read(
       `SELECT ${TABLE_SELECT} FROM lake_table t JOIN source s ON s.id = t.source_id
-       WHERE t.id = ANY($1::uuid[]) AND ${visibleTableSql('t')} AND ${this.scope.sql(params)}`,
+       WHERE t.id = ANY($1::uuid[]) AND ${visibleTableSql('t')} AND ${scope.sql(params)}`,
       params,
     );
     return rows.map(toTable);
@@ -298,13 +316,20 @@ export class CatalogReader {
   async columnsByIds(ids: readonly string[]): Promise<ColumnRow[]> {
     const valid = [...new Set(ids.filter(isUuid))];
     if (valid.length === 0) return [];
-    const params: unknown[] = [valid];
-    const rows = await this.query(
-      `SELECT ${COLUMN_SELECT} FROM lake_column c JOIN lake_table t ON t.id = c.table_id JOIN source s ON s.id = t.source_id
-       WHERE c.id = ANY($1::uuid[]) AND ${visibleTableSql('t')} AND ${this.scope.sql(params)}`,
+    if (!this.cache) return (await this.readColumnsByIds(valid, this.scope)).map((c) => c.row);
+    const rows = await this.cache.columnsByIds(valid, (missing) => this.readColumnsByIds(missing, UNSCOPED));
+    return rows.filter((c) => this.scope.allows(c.sourceRoot, c.row.tableName)).map((c) => c.row);
+  }
+
+  /** Columns by id, each with its table's source root (what a grant matches). */
+  private async readColumnsByIds(ids: string[], scope: SqlScope): Promise<CachedColumn[]> {
+    const params: unknown[] = [ids];
+    const rows = await this.read(
+      `SELECT ${COLUMN_SELECT}, s.root_path FROM lake_column c JOIN lake_table t ON t.id = c.table_id JOIN source s ON s.id = t.source_id
+       WHERE c.id = ANY($1::uuid[]) AND ${visibleTableSql('t')} AND ${scope.sql(params)}`,
       params,
     );
-    return rows.map(toColumn);
+    return rows.map((r) => ({ row: toColumn(r), sourceRoot: String(r.root_path) }));
   }
 
   /**

@@ -4,8 +4,11 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import pg from 'pg';
 
 /**
- * The raw connection under the Prisma client: used for multi-statement migration scripts and
- * for the few bulk statements Prisma cannot express (vector literals, set-based edge inserts).
+ * The raw connection under the Prisma client: used for multi-statement migration scripts, for
+ * the few bulk statements Prisma cannot express (vector literals, set-based edge inserts), and on
+ * the API's per-request paths (the scoped reader, the synthesis insert), where Prisma's own work
+ * per statement is several times the statement's (on the embedded catalog, measured: a small
+ * SELECT 1.8 ms through $queryRawUnsafe against 0.5 ms here, one INSERT 14 ms against 0.7 ms).
  */
 export interface SqlExecutor {
   /** Runs a script of one or more statements (simple query protocol, no parameters). */

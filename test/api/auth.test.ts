@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiConfigFromEnv, createApiToken, GrantScope, listApiTokens, revokeApiToken, validateGrant } from '../../src/api/index.js';
+import { apiConfigFromEnv, createApiToken, GrantScope, listApiTokens, revokeApiToken, TokenAuthenticator, validateGrant } from '../../src/api/index.js';
 import type { CatalogDatabase } from '../../src/catalog/database.js';
 import { catalogBackends } from '../support/catalogs.js';
 import { buildApiLake, ingestApiLake, startTestServer, type ApiLake, type TestServer } from './support/fixture.js';
@@ -32,6 +32,12 @@ describe('configuration of anonymous access', () => {
     expect(apiConfigFromEnv({ GRAFT_LAKE_ROOTS: '/a/lakes:rel' }, '/work').lakeRoots).toEqual(['/a/lakes', '/work/rel']);
     expect(apiConfigFromEnv({}, '/srv').lakeRoots[0]).toBe('/srv/lakes');
     expect(apiConfigFromEnv({}).lakeRoots[1]).toMatch(/demo-lake$/);
+  });
+
+  it('reads how long catalog reads may be answered from memory', () => {
+    expect(apiConfigFromEnv({}).catalogCacheMs).toBe(1000);
+    expect(apiConfigFromEnv({ GRAFT_CATALOG_CACHE_MS: '0' }).catalogCacheMs).toBe(0);
+    expect(() => apiConfigFromEnv({ GRAFT_CATALOG_CACHE_MS: '-5' })).toThrow(/GRAFT_CATALOG_CACHE_MS/);
   });
 });
 
@@ -111,9 +117,27 @@ describe.each(catalogBackends)('auth and grants on $name', (backend) => {
       expect((await db.prisma.apiToken.findUniqueOrThrow({ where: { id: t.id } })).lastUsedAt).not.toBeNull();
       expect(await revokeApiToken(db, t.id)).toBe(true);
       expect(await revokeApiToken(db, t.id)).toBe(false);
+      // The server may answer from its token memory for GRAFT_CATALOG_CACHE_MS, not longer.
+      await new Promise((r) => setTimeout(r, closed.server.config.catalogCacheMs + 50));
       const after = await closed.gql('{ tables { totalCount } }', undefined, { token: t.secret });
       expect(after.status).toBe(401);
       expect(after.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+    });
+
+    it('remembers what a secret stands for at most catalogCacheMs (0: not at all)', async () => {
+      const t = await createApiToken(db, { name: 'remembered', grants: ['hr.*'] });
+      const remembering = new TokenAuthenticator(db, 300);
+      const reading = new TokenAuthenticator(db, 0);
+      expect(await remembering.authenticate(t.secret)).toMatchObject({ kind: 'token', tokenId: t.id, grants: ['hr.*'] });
+      expect(await reading.authenticate(t.secret)).toMatchObject({ kind: 'token', tokenId: t.id });
+      const unknown = `graft_${'x'.repeat(43)}`;
+      expect(await remembering.authenticate(unknown)).toBeNull();
+      expect(await revokeApiToken(db, t.id)).toBe(true);
+      expect(await reading.authenticate(t.secret)).toBeNull();
+      expect(await remembering.authenticate(t.secret)).toMatchObject({ tokenId: t.id }); // within 300 ms: remembered
+      await new Promise((r) => setTimeout(r, 350));
+      expect(await remembering.authenticate(t.secret)).toBeNull();
+      expect(await remembering.authenticate(unknown)).toBeNull();
     });
 
     it('refuses bad token input', async () => {

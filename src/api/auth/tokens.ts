@@ -77,6 +77,36 @@ export async function authenticateSecret(db: CatalogDatabase, secret: string): P
   return { kind: 'token', tokenId: row.id, name: row.name, grants: row.grants };
 }
 
+/** Most secrets held at once; past it the memory starts over (a flood of made-up secrets cannot grow it). */
+const MAX_REMEMBERED_SECRETS = 10_000;
+
+/**
+ * `authenticateSecret` with a short memory: what a secret stood for is reused for `maxAgeMs`
+ * (0: never), so a busy client costs one token read per interval instead of one per request.
+ * A revocation, by this process or any other sharing the catalog, is honoured within maxAgeMs.
+ * Keyed by the secret's hash, like the catalog: no secret is kept in memory.
+ */
+export class TokenAuthenticator {
+  private remembered = new Map<string, { principal: Principal | null; until: number }>();
+
+  constructor(
+    private readonly db: CatalogDatabase,
+    readonly maxAgeMs: number,
+  ) {}
+
+  async authenticate(secret: string): Promise<Principal | null> {
+    if (this.maxAgeMs <= 0 || !secret.startsWith(SECRET_PREFIX) || secret.length > 200) return authenticateSecret(this.db, secret);
+    const key = hashSecret(secret);
+    const now = Date.now();
+    const held = this.remembered.get(key);
+    if (held && held.until > now) return held.principal;
+    const principal = await authenticateSecret(this.db, secret);
+    if (this.remembered.size >= MAX_REMEMBERED_SECRETS) this.remembered = new Map();
+    this.remembered.set(key, { principal, until: now + this.maxAgeMs });
+    return principal;
+  }
+}
+
 function toInfo(r: { id: string; name: string; prefix: string; grants: string[]; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiTokenInfo {
   return { id: r.id, name: r.name, prefix: r.prefix, grants: r.grants, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, revokedAt: r.revokedAt };
 }

@@ -21,4 +21,4 @@ export {
   type StoredUnionEdge,
 } from './read.js';
 export { CatalogReader, containsPattern, isUuid, type SqlScope } from './scopedReader.js';
-export { CatalogReadCache, type CachedColumn } from './readCache.js';
+export { CatalogReadCache } from './readCache.js';

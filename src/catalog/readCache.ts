@@ -51,21 +51,14 @@ export class CatalogReadCache {
   }
 
   /** The rows of `ids` (visible ones only), reading those not held through `read`. */
-  async tablesByIds(ids: readonly string[], read: (missing: string[]) => Promise<TableRow[]>): Promise<TableRow[]> {
+  tablesByIds(ids: readonly string[], read: (missing: string[]) => Promise<TableRow[]>): Promise<TableRow[]> {
     this.refresh();
-    // The map of this moment: rows read across a clear() land in the discarded one.
-    const held = this.tables;
-    const missing = ids.filter((id) => !held.has(id));
-    if (missing.length > 0) for (const t of await read(missing)) held.set(t.id, t);
-    return ids.flatMap((id) => held.get(id) ?? []);
+    return byIds(this.tables, ids, read, (t) => t.id);
   }
 
-  async columnsByIds(ids: readonly string[], read: (missing: string[]) => Promise<CachedColumn[]>): Promise<CachedColumn[]> {
+  columnsByIds(ids: readonly string[], read: (missing: string[]) => Promise<CachedColumn[]>): Promise<CachedColumn[]> {
     this.refresh();
-    const held = this.columns;
-    const missing = ids.filter((id) => !held.has(id));
-    if (missing.length > 0) for (const c of await read(missing)) held.set(c.row.id, c);
-    return ids.flatMap((id) => held.get(id) ?? []);
+    return byIds(this.columns, ids, read, (c) => c.row.id);
   }
 
   /** The result of one statement, run through `read` unless an identical one ran lately. */
@@ -83,4 +76,14 @@ export class CatalogReadCache {
     });
     return result;
   }
+}
+
+/**
+ * `held`'s rows of `ids`, reading the missing ones through `read` into it. `held` is the map of
+ * the moment of the call: rows read across a clear() land in the discarded one.
+ */
+async function byIds<T>(held: Map<string, T>, ids: readonly string[], read: (missing: string[]) => Promise<T[]>, idOf: (row: T) => string): Promise<T[]> {
+  const missing = ids.filter((id) => !held.has(id));
+  if (missing.length > 0) for (const row of await read(missing)) held.set(idOf(row), row);
+  return ids.flatMap((id) => held.get(id) ?? []);
 }

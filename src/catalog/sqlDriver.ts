@@ -7,8 +7,8 @@ import pg from 'pg';
  * The raw connection under the Prisma client: used for multi-statement migration scripts, for
  * the few bulk statements Prisma cannot express (vector literals, set-based edge inserts), and on
  * the API's per-request paths (the scoped reader, the synthesis insert), where Prisma's own work
- * per statement is several times the statement's (on the embedded catalog, measured: a small
- * SELECT 1.8 ms through $queryRawUnsafe against 0.5 ms here, one INSERT 14 ms against 0.7 ms).
+ * per statement costs more than the statement (on the embedded catalog a small SELECT about 2x,
+ * one stored synthesis about 5x: `npx tsx bench/catalog-costs.ts`).
  */
 export interface SqlExecutor {
   /** Runs a script of one or more statements (simple query protocol, no parameters). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CatalogDatabase } from './database.js';
-import { GRAPH_RULES_STATE_KEY } from './store.js';
+import { CatalogStore, GRAPH_RULES_STATE_KEY } from './store.js';
 import { visibleTable } from './visibility.js';
 
 /**
@@ -11,10 +11,10 @@ import { visibleTable } from './visibility.js';
  */
 export async function lakeFingerprint(db: CatalogDatabase): Promise<string> {
   const tables = await db.prisma.lakeTable.findMany({ where: visibleTable, select: { uri: true, fingerprint: true }, orderBy: { uri: 'asc' } });
-  const rules = await db.prisma.catalogState.findUnique({ where: { key: GRAPH_RULES_STATE_KEY } });
+  const rules = await new CatalogStore(db).stateValue(GRAPH_RULES_STATE_KEY);
   const h = createHash('sha256');
   for (const t of tables) h.update(`${t.uri}\u0000${t.fingerprint}\n`);
-  if (rules) h.update(`edges\u0000${rules.value}\n`);
+  if (rules) h.update(`edges\u0000${rules}\n`);
   return h.digest('hex');
 }
 

@@ -62,9 +62,14 @@ export async function revokeApiToken(db: CatalogDatabase, ref: string): Promise<
   return r.count > 0;
 }
 
+/** Whether a bearer value could be one of our secrets at all (else it is refused unread). */
+function isSecretShaped(secret: string): boolean {
+  return secret.startsWith(SECRET_PREFIX) && secret.length <= 200;
+}
+
 /** The principal a bearer secret stands for, or null when it is unknown or revoked. */
 export async function authenticateSecret(db: CatalogDatabase, secret: string): Promise<Principal | null> {
-  if (!secret.startsWith(SECRET_PREFIX) || secret.length > 200) return null;
+  if (!isSecretShaped(secret)) return null;
   const row = await db.prisma.apiToken.findUnique({
     where: { tokenHash: hashSecret(secret) },
     select: { id: true, name: true, grants: true, revokedAt: true, lastUsedAt: true },
@@ -95,7 +100,7 @@ export class TokenAuthenticator {
   ) {}
 
   async authenticate(secret: string): Promise<Principal | null> {
-    if (this.maxAgeMs <= 0 || !secret.startsWith(SECRET_PREFIX) || secret.length > 200) return authenticateSecret(this.db, secret);
+    if (this.maxAgeMs <= 0 || !isSecretShaped(secret)) return authenticateSecret(this.db, secret);
     const key = hashSecret(secret);
     const now = Date.now();
     const held = this.remembered.get(key);

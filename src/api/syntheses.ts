@@ -94,7 +94,7 @@ export class SynthesisStore {
     }
   }
 
-  /** One statement through the raw driver (Prisma's createMany costs about 5x more per row on the embedded catalog: bench/catalog-costs.ts). */
+  /** One statement through the raw driver (Prisma's createMany costs four to five times as much per row on the embedded catalog: bench/catalog-costs.ts). */
   private async insert(rows: SynthesisRow[]): Promise<void> {
     const params: unknown[] = [];
     const values = rows.map((r) => {

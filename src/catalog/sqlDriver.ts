@@ -7,8 +7,8 @@ import pg from 'pg';
  * The raw connection under the Prisma client: used for multi-statement migration scripts, for
  * the few bulk statements Prisma cannot express (vector literals, set-based edge inserts), and on
  * the API's per-request paths (the scoped reader, the synthesis insert), where Prisma's own work
- * per statement costs more than the statement (on the embedded catalog a small SELECT about 2x,
- * one stored synthesis about 5x: `npx tsx bench/catalog-costs.ts`).
+ * per statement costs more than the statement (on the embedded catalog 1.6 to 2 times as much for a small
+ * SELECT, four to five times for one stored synthesis: `npx tsx bench/catalog-costs.ts`).
  */
 export interface SqlExecutor {
   /** Runs a script of one or more statements (simple query protocol, no parameters). */

@@ -5,7 +5,7 @@ import { type CatalogLocation, catalogLocationFromEnv, describeLocation } from '
 import { acquireCatalogLock, type CatalogLock } from './catalogLock.js';
 import { markDeadRunsInterrupted } from './ingestRuns.js';
 import { applyMigrations, type MigrationResult } from './migrate.js';
-import { openPglite, openPostgresPool, type SqlDriver } from './sqlDriver.js';
+import { type BufferPool, openPglite, openPostgresPool, type SqlDriver } from './sqlDriver.js';
 
 export type { PrismaClient };
 
@@ -23,6 +23,8 @@ export interface CatalogDatabase {
 export interface OpenCatalogOptions extends Partial<CatalogLocation> {
   /** Apply pending migrations at open (default true). */
   migrate?: boolean;
+  /** Embedded catalog only: 'small' for a short-lived process that reads little (see `BufferPool`). */
+  bufferPool?: BufferPool;
 }
 
 export async function openCatalog(options: OpenCatalogOptions = {}): Promise<CatalogDatabase> {
@@ -42,7 +44,7 @@ export async function openCatalog(options: OpenCatalogOptions = {}): Promise<Cat
     const lock: CatalogLock | null = location.dataDir === 'memory://' ? null : await acquireCatalogLock(location.dataDir);
     let opened: Awaited<ReturnType<typeof openPglite>>;
     try {
-      opened = await openPglite(location.dataDir);
+      opened = await openPglite(location.dataDir, options.bufferPool);
     } catch (err) {
       lock?.release();
       throw err;

@@ -1,4 +1,5 @@
 export { openCatalog, type CatalogDatabase, type OpenCatalogOptions } from './database.js';
+export type { BufferPool } from './sqlDriver.js';
 export { catalogLocationFromEnv, describeLocation, graftHome, type CatalogLocation } from './config.js';
 export { applyMigrations, loadMigrations, MIGRATIONS_DIR, type Migration, type MigrationResult } from './migrate.js';
 export { CatalogStore, GRAPH_RULES_STATE_KEY, prepareTable, toGraphTable, type PreparedTable, type TableWrite } from './store.js';

@@ -22,9 +22,22 @@ export interface SqlDriver extends SqlExecutor {
   close(): Promise<void>;
 }
 
-export async function openPglite(dataDir: string): Promise<{ driver: SqlDriver; client: PGlite }> {
+/**
+ * PostgreSQL's buffer pool for the embedded catalog. PGlite zeroes the whole pool at every open,
+ * inside the WebAssembly: the open takes about 0.8 s with PostgreSQL's default (128 MB) and 0.45 s
+ * with 4 MB on the 2-core bench machine (`npm run bench:cli`). A one-shot command (list the
+ * tables, create a token) reads a few pages once and gains nothing from a large pool; a server or
+ * an ingest re-reads the catalog and keeps the default.
+ */
+export type BufferPool = 'default' | 'small';
+const SMALL_SHARED_BUFFERS = '4MB';
+
+export async function openPglite(dataDir: string, bufferPool: BufferPool = 'default'): Promise<{ driver: SqlDriver; client: PGlite }> {
   if (dataDir !== 'memory://') await mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, { extensions: { vector } });
+  // Passed at start (like `postgres -c`), not written to the data folder's postgresql.conf: the
+  // next process, e.g. a server, opens with its own pool.
+  const startParams = bufferPool === 'small' ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${SMALL_SHARED_BUFFERS}`] : undefined;
+  const client = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, { extensions: { vector }, ...(startParams ? { startParams } : {}) });
   const wrap = (q: Pick<PGlite, 'exec' | 'query'>): SqlExecutor => ({
     async exec(sql) {
       await q.exec(sql);

@@ -1,4 +1,4 @@
-import type { CatalogDatabase } from '../catalog/index.js';
+import type { BufferPool, CatalogDatabase } from '../catalog/index.js';
 import type { Embedder } from '../embed/index.js';
 
 /** What every command needs: the catalog (embedded PGlite or DATABASE_URL) and the embedder. */
@@ -8,11 +8,19 @@ export interface CliContext {
   close(): Promise<void>;
 }
 
-export async function openContext(): Promise<CliContext> {
+export interface ContextOptions {
+  /**
+   * 'small' for a command that reads the catalog once and exits (list, show, token): the
+   * embedded catalog opens faster with a small buffer pool (`BufferPool` in catalog/sqlDriver.ts).
+   */
+  bufferPool?: BufferPool;
+}
+
+export async function openContext(options: ContextOptions = {}): Promise<CliContext> {
   // Loaded here, not at the top: `graft --help` must not pay for Prisma, PGlite and the embedders.
   const [{ openCatalog }, { createEmbedder, embedderConfigFromEnv }] = await Promise.all([import('../catalog/index.js'), import('../embed/index.js')]);
   const embedder = createEmbedder(embedderConfigFromEnv(process.env));
-  const db = await openCatalog();
+  const db = await openCatalog({ bufferPool: options.bufferPool });
   return {
     db,
     embedder,
@@ -24,8 +32,8 @@ export async function openContext(): Promise<CliContext> {
 }
 
 /** Runs a command body with a context and always closes it (a clean PGlite shutdown matters). */
-export async function withContext<T>(fn: (ctx: CliContext) => Promise<T>): Promise<T> {
-  const ctx = await openContext();
+export async function withContext<T>(fn: (ctx: CliContext) => Promise<T>, options: ContextOptions = {}): Promise<T> {
+  const ctx = await openContext(options);
   try {
     return await fn(ctx);
   } finally {

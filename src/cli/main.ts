@@ -56,7 +56,7 @@ program
           `embedder:  ${embedder.id}\ncontents:  ${c.tables} tables, ${c.columns} columns, ${c.embeddings} embeddings, ${c.joins} join edges, ${c.unions} union edges\n` +
           edges,
       );
-    });
+    }, { bufferPool: 'small' });
   });
 
 program

@@ -102,7 +102,7 @@ export async function printTables(opts: { filter?: string; limit?: number; json?
     );
     const c = await catalogCounts(db);
     process.stdout.write(`${c.tables} tables, ${c.columns} columns, ${c.joins} join edges, ${c.unions} union edges\n`);
-  });
+  }, { bufferPool: 'small' });
 }
 
 export function registerCatalogCommands(program: Command): void {
@@ -153,7 +153,7 @@ export function registerCatalogCommands(program: Command): void {
           for (const e of errors) process.stdout.write(`  ${e.path}\n    ${e.code} ${e.message}\n`);
         }
         if (warnings.length) process.stdout.write(`warnings: ${warnings.length} (--json lists them)\n`);
-      });
+      }, { bufferPool: 'small' });
     });
 
   program
@@ -206,6 +206,6 @@ export function registerCatalogCommands(program: Command): void {
             for (const u of unions) process.stdout.write(`    ${u.tableName}  score ${u.score.toFixed(2)} (${u.alignedColumns} aligned columns)\n`);
           }
         }
-      });
+      }, { bufferPool: 'small' });
     });
 }

@@ -28,7 +28,7 @@ export function registerTokenCommands(program: Command): void {
           `token ${t.id} (${t.name}) grants: ${t.grants.join(', ')}\n\n  ${t.secret}\n\n` +
             'Store this secret now: it is not kept and cannot be shown again. Send it as `Authorization: Bearer <secret>`.\n',
         );
-      });
+      }, { bufferPool: 'small' });
     });
 
   token
@@ -49,7 +49,7 @@ export function registerTokenCommands(program: Command): void {
             t.id, t.name, `${t.prefix}…`, t.grants.join(' '), t.createdAt.toISOString(), t.lastUsedAt?.toISOString() ?? '-', t.revokedAt?.toISOString() ?? '-',
           ]),
         );
-      });
+      }, { bufferPool: 'small' });
     });
 
   token
@@ -65,6 +65,6 @@ export function registerTokenCommands(program: Command): void {
           process.stderr.write(`no active token ${ref}\n`);
           process.exitCode = 1;
         }
-      });
+      }, { bufferPool: 'small' });
     });
 }

@@ -115,6 +115,6 @@ export function registerValueCommands(program: Command): void {
           ['id', 'created', 'lake', 'features', 'sampler', 'gamma', 'trajectories', 'MAPE', 'train s'],
           models.map((m) => [m.id, m.createdAt.toISOString(), m.lakeFingerprint.slice(0, 12), `v${m.featureVersion}`, m.sampler, String(m.gamma), String(m.trajectories), m.heldOutMape.toFixed(3), (m.trainMs / 1000).toFixed(1)]),
         );
-      });
+      }, { bufferPool: 'small' });
     });
 }

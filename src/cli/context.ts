@@ -10,7 +10,7 @@ export interface CliContext {
 
 export interface ContextOptions {
   /**
-   * 'small' for a command that reads the catalog once and exits (list, show, token): the
+   * 'small' for a command that reads the catalog once and exits (list, show, ask, token): the
    * embedded catalog opens faster with a small buffer pool (`BufferPool` in catalog/sqlDriver.ts).
    */
   bufferPool?: BufferPool;

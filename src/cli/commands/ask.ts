@@ -89,7 +89,7 @@ export function registerAskCommand(program: Command): void {
           printTable(['table', 'greedy gain', 'leave-one-out loss'], explanation.tables.map((t) => [t.name, t.marginalGain.toFixed(4), t.leaveOneOutLoss.toFixed(4)]));
           for (const r of explanation.redundancy) process.stdout.write(`redundant: ${r.tableA} ~ ${r.tableB} (${r.rho.toFixed(2)})\n`);
         }
-      });
+      }, { bufferPool: 'small' });
     });
 }
 

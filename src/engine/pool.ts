@@ -14,7 +14,21 @@ import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, Table
 export interface EnginePoolOptions {
   /** Worker threads (default: the machine's cores). */
   threads?: number;
+  /**
+   * How much lower the workers' scheduling priority is than the server's, as a nice increment
+   * (0..19; Linux and macOS; 0: the same). Default `DEFAULT_ENGINE_NICE`.
+   */
+  niceIncrement?: number;
 }
+
+/**
+ * The engine workers run at a lower priority than the server's main thread: on cores the engine
+ * keeps busy, health probes, catalog queries and the request pipeline itself still get the CPU
+ * first. Under the API load bench (2 cores) /healthz p99 went from about 66 to 34 ms and the
+ * catalog query from about 750 to 1,050 req/s, synthesize from about 190 to 150-170 req/s
+ * (docs/BENCHMARKS.md, "API load").
+ */
+export const DEFAULT_ENGINE_NICE = 5;
 
 /**
  * The engine run off the event loop: engine calls go to a piscina pool of worker threads, so a
@@ -49,6 +63,7 @@ export class EnginePool {
       minThreads: threads,
       maxThreads: threads,
       workerData,
+      niceIncrement: options.niceIncrement ?? DEFAULT_ENGINE_NICE,
       // Run from source (tsx, vitest): the worker needs tsx's loader to import a .ts file.
       execArgv: filename.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [],
     });

@@ -1,14 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedderConfigFromEnv } from '../../src/embed/index.js';
-import { createEngine, EnginePool, type Engine } from '../../src/engine/index.js';
+import { createEngine, DEFAULT_ENGINE_NICE, EnginePool, type Engine } from '../../src/engine/index.js';
 import { BadInputError } from '../../src/util/errors.js';
 import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
 
 /**
  * The engine pool (worker threads holding a shipped snapshot) answers exactly as the
  * in-process engine, keeps error classes across the thread boundary, honours grants, and
- * survives a call cancelled while it runs.
+ * survives a call cancelled while it runs; its workers run at a lower priority than the server.
  */
+
+/** Nice values of this process's threads (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces and parentheses) start at field 3.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
 describe('engine pool on the demo lake', () => {
   let demo: DemoCatalog;
   let local: Engine;
@@ -50,5 +60,13 @@ describe('engine pool on the demo lake', () => {
     await expect(call).rejects.toBe(reason);
     const after = await pool.synthesize(q.question, { budget: 10 });
     expect(after.tables.length).toBeGreaterThan(0);
+  });
+
+  it.runIf(process.platform === 'linux')('runs its workers below the priority of the thread that made it', async () => {
+    const q = demo.gold.questions[0];
+    await Promise.all([pool.synthesize(q.question, { budget: 5 }), pool.synthesize(q.question, { budget: 5 })]);
+    const nice = threadNiceValues();
+    expect(nice.filter((n) => n === DEFAULT_ENGINE_NICE).length).toBeGreaterThanOrEqual(pool.threads);
+    expect(nice.filter((n) => n === 0).length).toBeGreaterThan(0); // this thread and the process's others
   });
 });

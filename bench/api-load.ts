@@ -12,6 +12,7 @@
  *   npx tsx bench/api-load.ts [--home DIR] [--demo] [--duration 60] [--connections 50] [--in-process] [--no-write]
  *
  * --demo builds and ingests the demo lake into the catalog first when it holds no tables.
+ * GRAFT_ENGINE_NICE sets the workers' priority as for `graft serve`.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ import { gitCommit, machineInfo } from '../src/bench/machine.js';
 import { markdownTable, replaceMarkedSection } from '../src/bench/markdown.js';
 import { graftHome, openCatalog } from '../src/catalog/index.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
-import { createEngine, EnginePool } from '../src/engine/index.js';
+import { createEngine, EnginePool, engineNiceFromEnv } from '../src/engine/index.js';
 import { ingestLake } from '../src/ingest/index.js';
 
 interface AutocannonResult {
@@ -79,7 +80,7 @@ if (tables === 0) {
 const gold = JSON.parse(readFileSync(DEMO_LAKE_GOLD, 'utf8')) as { questions: { question: string }[] };
 const questions = gold.questions.slice(0, 5).map((q) => q.question);
 
-const pool = flag('in-process') ? null : new EnginePool(db, embedderConfigFromEnv(process.env));
+const pool = flag('in-process') ? null : new EnginePool(db, embedderConfigFromEnv(process.env), { niceIncrement: engineNiceFromEnv(process.env) });
 const server = await createServer({
   db,
   engine: pool ?? createEngine(db, embedder),
@@ -143,7 +144,7 @@ const report = {
   catalog: db.description,
   tables,
   embedder: embedder.id,
-  engine: pool ? `worker pool, ${pool.threads} threads` : 'in-process',
+  engine: pool ? `worker pool, ${pool.threads} threads at nice +${pool.niceIncrement}` : 'in-process',
   connections,
   rssMiB: { before: rssBefore, after: rssMiB() },
   durationSeconds: durationS,
@@ -153,7 +154,7 @@ const report = {
   machine: machineInfo(),
   commit: gitCommit(repo),
   measuredAt: new Date().toISOString(),
-  command: `npm run bench:api -- --duration ${durationS}${pool ? '' : ' --in-process'}   # npx tsx bench/api-load.ts`,
+  command: `npm run bench:api -- ${args.includes('--home') ? `--home ${home} ` : ''}--duration ${durationS}${pool ? '' : ' --in-process'}   # npx tsx bench/api-load.ts`,
 };
 console.log(JSON.stringify(report, null, 2));
 if (write) {

@@ -6,7 +6,7 @@ import type { CatalogDatabase } from '../catalog/database.js';
 import type { EmbedderConfig } from '../embed/index.js';
 import type { IntentGraph } from '../intent/index.js';
 import { LakeSnapshot } from '../search/index.js';
-import { ErrorCode, GraftError } from '../util/errors.js';
+import { BadInputError, ErrorCode, GraftError } from '../util/errors.js';
 import type { EngineTask, EngineTaskResult, EngineWorkerData } from './engineWorker.js';
 import { encodeSnapshot } from './snapshotTransfer.js';
 import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from './types.js';
@@ -30,6 +30,15 @@ export interface EnginePoolOptions {
  */
 export const DEFAULT_ENGINE_NICE = 5;
 
+/** GRAFT_ENGINE_NICE: unset -> undefined (the pool's default), n -> the workers' nice increment (0..19). */
+export function engineNiceFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const v = env.GRAFT_ENGINE_NICE;
+  if (v === undefined || v.trim() === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 19) throw new BadInputError(`GRAFT_ENGINE_NICE must be an integer in 0..19, not '${v}'`, { variable: 'GRAFT_ENGINE_NICE' });
+  return n;
+}
+
 /**
  * The engine run off the event loop: engine calls go to a piscina pool of worker threads, so a
  * long search never blocks the server (health probes, cheap catalog queries keep answering).
@@ -47,6 +56,8 @@ export const DEFAULT_ENGINE_NICE = 5;
 export class EnginePool {
   private readonly pool: Piscina;
   readonly threads: number;
+  /** The workers' nice increment over the thread that made the pool. */
+  readonly niceIncrement: number;
   private generation = 0;
   private loaded: Promise<{ generation: number; snapshot: LakeSnapshot; shared: SharedArrayBuffer }> | null = null;
 
@@ -63,7 +74,7 @@ export class EnginePool {
       minThreads: threads,
       maxThreads: threads,
       workerData,
-      niceIncrement: options.niceIncrement ?? DEFAULT_ENGINE_NICE,
+      niceIncrement: (this.niceIncrement = options.niceIncrement ?? DEFAULT_ENGINE_NICE),
       // Run from source (tsx, vitest): the worker needs tsx's loader to import a .ts file.
       execArgv: filename.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [],
     });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedderConfigFromEnv } from '../../src/embed/index.js';
-import { createEngine, DEFAULT_ENGINE_NICE, EnginePool, type Engine } from '../../src/engine/index.js';
+import { createEngine, DEFAULT_ENGINE_NICE, EnginePool, engineNiceFromEnv, type Engine } from '../../src/engine/index.js';
 import { BadInputError } from '../../src/util/errors.js';
 import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
 
@@ -68,5 +68,15 @@ describe('engine pool on the demo lake', () => {
     const nice = threadNiceValues();
     expect(nice.filter((n) => n === DEFAULT_ENGINE_NICE).length).toBeGreaterThanOrEqual(pool.threads);
     expect(nice.filter((n) => n === 0).length).toBeGreaterThan(0); // this thread and the process's others
+  });
+
+  it('reads GRAFT_ENGINE_NICE, naming the variable when it is bad', () => {
+    expect(engineNiceFromEnv({})).toBeUndefined();
+    expect(engineNiceFromEnv({ GRAFT_ENGINE_NICE: '0' })).toBe(0);
+    expect(engineNiceFromEnv({ GRAFT_ENGINE_NICE: '19' })).toBe(19);
+    for (const bad of ['-1', '20', '2.5', 'low']) {
+      expect(() => engineNiceFromEnv({ GRAFT_ENGINE_NICE: bad })).toThrow(BadInputError);
+      expect(() => engineNiceFromEnv({ GRAFT_ENGINE_NICE: bad })).toThrow(/GRAFT_ENGINE_NICE/);
+    }
   });
 });

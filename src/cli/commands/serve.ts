@@ -18,14 +18,6 @@ function engineWorkers(v: string | undefined): number | null {
   return n;
 }
 
-/** GRAFT_ENGINE_NICE: unset -> the pool's default, n -> the workers' nice increment (0..19). */
-function engineNice(v: string | undefined): number | undefined {
-  if (v === undefined || v.trim() === '') return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 19) throw new BadInputError(`GRAFT_ENGINE_NICE must be an integer in 0..19, not '${v}'`, { variable: 'GRAFT_ENGINE_NICE' });
-  return n;
-}
-
 /**
  * `graft serve`: the GraphQL API over the catalog (see src/api/README.md). Runs until SIGTERM or
  * SIGINT, then drains in-flight requests and closes the catalog. Configuration comes from the
@@ -40,7 +32,7 @@ export function registerServeCommand(program: Command): void {
     .option('--federation', 'serve an Apollo Federation 2 subgraph (@key on Table and Column); same as GRAFT_FEDERATION=1')
     .action(async (opts: { port: number; host: string; federation?: boolean }) => {
       // The server and the engine load only when serving (graft --help stays fast).
-      const [{ startServer }, { staleEdgeRules }, { embedderConfigFromEnv }, { createEngine, EnginePool }, { withEnrichment }] = await Promise.all([
+      const [{ startServer }, { staleEdgeRules }, { embedderConfigFromEnv }, { createEngine, EnginePool, engineNiceFromEnv }, { withEnrichment }] = await Promise.all([
         import('../../api/index.js'),
         import('../../catalog/index.js'),
         import('../../embed/index.js'),
@@ -57,7 +49,7 @@ export function registerServeCommand(program: Command): void {
         // Engine calls run on a worker pool (off the event loop) unless GRAFT_ENGINE_WORKERS=0;
         // the pool's workers score with the heuristic, so a learned value model keeps the engine in-process.
         const workers = engineWorkers(process.env.GRAFT_ENGINE_WORKERS);
-        const nice = engineNice(process.env.GRAFT_ENGINE_NICE);
+        const nice = engineNiceFromEnv(process.env);
         const pool = workers !== 0 && !status.model ? new EnginePool(ctx.db, embedderConfigFromEnv(process.env), { threads: workers ?? undefined, niceIncrement: nice }) : null;
         // Enrichment reads the snapshot and models in-process, so it stays on the local engine;
         // a catalog change must reach both caches.

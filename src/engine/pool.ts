@@ -24,9 +24,9 @@ export interface EnginePoolOptions {
 /**
  * The engine workers run at a lower priority than the server's main thread: on cores the engine
  * keeps busy, health probes, catalog queries and the request pipeline itself still get the CPU
- * first. Under the API load bench (2 cores) /healthz p99 went from about 66 to 34 ms and the
- * catalog query from about 750 to 1,050 req/s, synthesize from about 190 to 150-170 req/s
- * (docs/BENCHMARKS.md, "API load").
+ * first. Under the API load bench (2 cores, 60 s) /healthz p99 went from 58 to 30 ms and the
+ * catalog query from 795 to 1,221 req/s; synthesize gave up from nothing to about a fifth of its
+ * throughput between runs (docs/BENCHMARKS.md, "API load").
  */
 export const DEFAULT_ENGINE_NICE = 5;
 
@@ -67,6 +67,7 @@ export class EnginePool {
     options: EnginePoolOptions = {},
   ) {
     const threads = (this.threads = Math.max(1, options.threads ?? availableParallelism()));
+    this.niceIncrement = options.niceIncrement ?? DEFAULT_ENGINE_NICE;
     const filename = new URL(import.meta.url.endsWith('.ts') ? './engineWorker.ts' : './engineWorker.js', import.meta.url).href;
     const workerData: EngineWorkerData = { embedder };
     this.pool = new Piscina({
@@ -74,7 +75,7 @@ export class EnginePool {
       minThreads: threads,
       maxThreads: threads,
       workerData,
-      niceIncrement: (this.niceIncrement = options.niceIncrement ?? DEFAULT_ENGINE_NICE),
+      niceIncrement: this.niceIncrement,
       // Run from source (tsx, vitest): the worker needs tsx's loader to import a .ts file.
       execArgv: filename.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [],
     });

@@ -157,6 +157,8 @@ export class CatalogStore {
             // Without its vectors the table is not complete: invisible until they are written.
             state: hasAllEmbeddings(w) ? TableState.ready : TableState.pending,
             warnings: p.warnings,
+            // JSON of plain strings and booleans: how fused SQL and previews read the file again.
+            ...(p.csv ? { csvOptions: { ...p.csv } } : {}),
           },
         });
         if (p.columns.length > 0) {

@@ -11,7 +11,7 @@ import {
 } from '../catalog/read.js';
 import type { TableFilter } from '../catalog/visibility.js';
 import { InMemoryVocabulary, type InMemoryVocabularyTable } from '../intent/index.js';
-import type { LakeFormat } from '../lake/types.js';
+import type { CsvReadOptions, LakeFormat } from '../lake/types.js';
 
 export interface SnapshotColumn {
   id: string;
@@ -42,6 +42,8 @@ export interface SnapshotTable {
    */
   sourceRootPath?: string;
   rowCount: number;
+  /** For CSV: the read options profiling settled on; absent = sniff the file when reading it. */
+  csv?: CsvReadOptions;
   columns: SnapshotColumn[];
 }
 
@@ -120,6 +122,7 @@ export class LakeSnapshot {
         sourceRoot: path.basename(t.source.rootPath),
         sourceRootPath: t.source.rootPath,
         rowCount: Number(t.rowCount),
+        ...(t.csvOptions ? { csv: t.csvOptions as CsvReadOptions } : {}),
         columns: t.columns.map((c) => ({
           id: c.id,
           tableId: t.id,

@@ -37,6 +37,8 @@ export interface StoredTableBrief {
   fingerprint: string;
   state: string;
   rowCount: bigint;
+  /** A CSV table stored before its read options were (migration 20261204010000) has none. */
+  hasCsvOptions: boolean;
 }
 
 /**
@@ -127,9 +129,9 @@ export class CatalogStore {
 
   async tablesByUri(): Promise<Map<string, StoredTableBrief>> {
     const rows = await this.db.prisma.lakeTable.findMany({
-      select: { id: true, name: true, uri: true, format: true, fingerprint: true, state: true, rowCount: true },
+      select: { id: true, name: true, uri: true, format: true, fingerprint: true, state: true, rowCount: true, csvOptions: true },
     });
-    return new Map(rows.map((r) => [r.uri, r]));
+    return new Map(rows.map(({ csvOptions, ...r }) => [r.uri, { ...r, hasCsvOptions: csvOptions !== null }]));
   }
 
   /**

@@ -50,4 +50,15 @@ describe.each(catalogBackends)('CSV read options on $name', (backend) => {
     const rows = await withDuckDB(async (con) => (await con.runAndReadAll(`SELECT city FROM (${sql.replace(/;\s*$/, '')}) WHERE population = 99999`)).getRowObjects());
     expect(rows.map((x) => String(x.city))).toEqual(['Münster']);
   });
+
+  it('profiles once more a CSV table stored without them (an older catalog), then skips it again', async () => {
+    await db.sql.query('UPDATE lake_table SET csv_options = NULL WHERE uri LIKE $1', [`${lake}%`]);
+    const again = await ingestLake(db, lake, { embedder });
+    expect({ ingested: again.tablesIngested, skipped: again.tablesSkipped }).toEqual({ ingested: 1, skipped: 0 });
+    expect(again.warnings.map((w) => w.message).filter((m) => /identical content/.test(m))).toEqual([]); // not a twin of itself
+    const [table] = await db.prisma.lakeTable.findMany({ where: { uri: { startsWith: lake } } });
+    expect(table.csvOptions).toMatchObject({ encoding: 'latin-1' });
+    const third = await ingestLake(db, lake, { embedder });
+    expect({ ingested: third.tablesIngested, skipped: third.tablesSkipped }).toEqual({ ingested: 0, skipped: 1 });
+  });
 });

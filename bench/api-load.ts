@@ -28,7 +28,7 @@ import { gitCommit, machineInfo } from '../src/bench/machine.js';
 import { markdownTable, replaceMarkedSection } from '../src/bench/markdown.js';
 import { graftHome, openCatalog } from '../src/catalog/index.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
-import { createEngine, EnginePool, engineNiceFromEnv } from '../src/engine/index.js';
+import { createEngine, EnginePool, enginePoolSettingsFromEnv } from '../src/engine/index.js';
 import { ingestLake } from '../src/ingest/index.js';
 
 interface AutocannonResult {
@@ -80,7 +80,7 @@ if (tables === 0) {
 const gold = JSON.parse(readFileSync(DEMO_LAKE_GOLD, 'utf8')) as { questions: { question: string }[] };
 const questions = gold.questions.slice(0, 5).map((q) => q.question);
 
-const pool = flag('in-process') ? null : new EnginePool(db, embedderConfigFromEnv(process.env), { niceIncrement: engineNiceFromEnv(process.env) });
+const pool = flag('in-process') ? null : new EnginePool(db, embedderConfigFromEnv(process.env), { niceIncrement: enginePoolSettingsFromEnv(process.env).niceIncrement });
 const server = await createServer({
   db,
   engine: pool ?? createEngine(db, embedder),

@@ -30,12 +30,22 @@ export interface EnginePoolOptions {
  */
 export const DEFAULT_ENGINE_NICE = 5;
 
-/** GRAFT_ENGINE_NICE: unset -> undefined (the pool's default), n -> the workers' nice increment (0..19). */
-export function engineNiceFromEnv(env: NodeJS.ProcessEnv): number | undefined {
-  const v = env.GRAFT_ENGINE_NICE;
+/**
+ * The pool's settings from the environment, as `graft serve` and the API load bench run it:
+ * GRAFT_ENGINE_WORKERS (unset: null, one thread per core; 0: no pool, the engine in-process; n
+ * threads, at most 256) and GRAFT_ENGINE_NICE (unset: `DEFAULT_ENGINE_NICE`; 0..19).
+ */
+export function enginePoolSettingsFromEnv(env: NodeJS.ProcessEnv): { threads: number | null; niceIncrement?: number } {
+  const threads = intInRange(env, 'GRAFT_ENGINE_WORKERS', 0, 256);
+  const niceIncrement = intInRange(env, 'GRAFT_ENGINE_NICE', 0, 19);
+  return { threads: threads ?? null, ...(niceIncrement !== undefined ? { niceIncrement } : {}) };
+}
+
+function intInRange(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
+  const v = env[name];
   if (v === undefined || v.trim() === '') return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 19) throw new BadInputError(`GRAFT_ENGINE_NICE must be an integer in 0..19, not '${v}'`, { variable: 'GRAFT_ENGINE_NICE' });
+  if (!Number.isInteger(n) || n < min || n > max) throw new BadInputError(`${name} must be an integer in ${min}..${max}, not '${v}'`, { variable: name });
   return n;
 }
 

@@ -10,14 +10,6 @@ function portArg(v: string): number {
   return n;
 }
 
-/** GRAFT_ENGINE_WORKERS: unset -> null (one per core), 0 -> in-process, n -> n threads. */
-function engineWorkers(v: string | undefined): number | null {
-  if (v === undefined || v.trim() === '') return null;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 256) throw new BadInputError(`GRAFT_ENGINE_WORKERS must be an integer in 0..256, not '${v}'`, { variable: 'GRAFT_ENGINE_WORKERS' });
-  return n;
-}
-
 /**
  * `graft serve`: the GraphQL API over the catalog (see src/api/README.md). Runs until SIGTERM or
  * SIGINT, then drains in-flight requests and closes the catalog. Configuration comes from the
@@ -32,7 +24,7 @@ export function registerServeCommand(program: Command): void {
     .option('--federation', 'serve an Apollo Federation 2 subgraph (@key on Table and Column); same as GRAFT_FEDERATION=1')
     .action(async (opts: { port: number; host: string; federation?: boolean }) => {
       // The server and the engine load only when serving (graft --help stays fast).
-      const [{ startServer }, { staleEdgeRules }, { embedderConfigFromEnv }, { createEngine, EnginePool, engineNiceFromEnv }, { withEnrichment }] = await Promise.all([
+      const [{ startServer }, { staleEdgeRules }, { embedderConfigFromEnv }, { createEngine, EnginePool, enginePoolSettingsFromEnv }, { withEnrichment }] = await Promise.all([
         import('../../api/index.js'),
         import('../../catalog/index.js'),
         import('../../embed/index.js'),
@@ -48,9 +40,8 @@ export function registerServeCommand(program: Command): void {
         if (stale) process.stderr.write(`graft serve: ${stale.message}\n`);
         // Engine calls run on a worker pool (off the event loop) unless GRAFT_ENGINE_WORKERS=0;
         // the pool's workers score with the heuristic, so a learned value model keeps the engine in-process.
-        const workers = engineWorkers(process.env.GRAFT_ENGINE_WORKERS);
-        const nice = engineNiceFromEnv(process.env);
-        const pool = workers !== 0 && !status.model ? new EnginePool(ctx.db, embedderConfigFromEnv(process.env), { threads: workers ?? undefined, niceIncrement: nice }) : null;
+        const { threads, niceIncrement } = enginePoolSettingsFromEnv(process.env);
+        const pool = threads !== 0 && !status.model ? new EnginePool(ctx.db, embedderConfigFromEnv(process.env), { threads: threads ?? undefined, niceIncrement }) : null;
         // Enrichment reads the snapshot and models in-process, so it stays on the local engine;
         // a catalog change must reach both caches.
         const enriching = withEnrichment(local);

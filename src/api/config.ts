@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { graftHome } from '../catalog/config.js';
+import { envInt } from '../util/env.js';
 import { BadInputError } from '../util/errors.js';
 
 /** Limits every request is held to (see limits.ts and the resolvers). */
@@ -77,18 +78,7 @@ function bool(env: Env, name: string): boolean | undefined {
   throw new BadInputError(`${name} must be 1/true/yes/on or 0/false/no/off, not '${v}'`, { variable: name });
 }
 
-/** An integer variable of at least `min` (1: "a positive integer"; 0: zero allowed). */
-function intAtLeast(env: Env, name: string, fallback: number, min: 0 | 1): number {
-  const v = get(env, name);
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) {
-    throw new BadInputError(`${name} must be ${min === 1 ? 'a positive integer' : 'a whole number (0 or more)'}, not '${v}'`, { variable: name });
-  }
-  return n;
-}
-
-const positiveInt = (env: Env, name: string, fallback: number) => intAtLeast(env, name, fallback, 1);
+const positiveInt = (env: Env, name: string, fallback: number) => envInt(env, name, 1) ?? fallback;
 
 export function isProduction(env: Env = process.env): boolean {
   return get(env, 'NODE_ENV') === 'production' || get(env, 'GRAFT_ENV') === 'production';
@@ -127,7 +117,7 @@ export function apiConfigFromEnv(env: Env = process.env, cwd = process.cwd()): A
     bodyLimitBytes: positiveInt(env, 'GRAFT_BODY_LIMIT_BYTES', 1024 * 1024),
     engineTimeoutMs: positiveInt(env, 'GRAFT_SYNTHESIZE_TIMEOUT_MS', 10_000),
     shutdownGraceMs: positiveInt(env, 'GRAFT_SHUTDOWN_GRACE_MS', 10_000),
-    catalogCacheMs: intAtLeast(env, 'GRAFT_CATALOG_CACHE_MS', 1_000, 0),
+    catalogCacheMs: envInt(env, 'GRAFT_CATALOG_CACHE_MS', 0) ?? 1_000,
     federation: bool(env, 'GRAFT_FEDERATION') ?? false,
     limits: {
       ...DEFAULT_LIMITS,

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { CatalogDatabase } from '../catalog/database.js';
 import type { SynthesisResult } from '../engine/types.js';
 import { LineageEmitter, synthesisEvents, type LineageTable, type LineageVisibility } from '../lineage/index.js';
+import { envInt } from '../util/env.js';
 import { BadInputError } from '../util/errors.js';
 import { GrantScope } from './auth/grants.js';
 
@@ -40,11 +41,7 @@ export function lineageFromEnv(env: Env = process.env, warn?: (message: string) 
   } catch (err) {
     throw new BadInputError(`GRAFT_LINEAGE_GRANTS: ${(err as Error).message}`, { variable: 'GRAFT_LINEAGE_GRANTS' });
   }
-  const timeoutText = env.GRAFT_LINEAGE_TIMEOUT_MS?.trim();
-  const timeoutMs = timeoutText ? Number(timeoutText) : 5000;
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-    throw new BadInputError(`GRAFT_LINEAGE_TIMEOUT_MS must be a positive integer, not '${timeoutText}'`, { variable: 'GRAFT_LINEAGE_TIMEOUT_MS' });
-  }
+  const timeoutMs = envInt(env, 'GRAFT_LINEAGE_TIMEOUT_MS', 1) ?? 5000;
   return new LineageEmitter({
     url,
     file,

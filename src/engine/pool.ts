@@ -6,7 +6,8 @@ import type { CatalogDatabase } from '../catalog/database.js';
 import type { EmbedderConfig } from '../embed/index.js';
 import type { IntentGraph } from '../intent/index.js';
 import { LakeSnapshot } from '../search/index.js';
-import { BadInputError, ErrorCode, GraftError } from '../util/errors.js';
+import { envInt } from '../util/env.js';
+import { ErrorCode, GraftError } from '../util/errors.js';
 import type { EngineTask, EngineTaskResult, EngineWorkerData } from './engineWorker.js';
 import { encodeSnapshot } from './snapshotTransfer.js';
 import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from './types.js';
@@ -36,17 +37,9 @@ export const DEFAULT_ENGINE_NICE = 5;
  * threads, at most 256) and GRAFT_ENGINE_NICE (unset: `DEFAULT_ENGINE_NICE`; 0..19).
  */
 export function enginePoolSettingsFromEnv(env: NodeJS.ProcessEnv): { threads: number | null; niceIncrement?: number } {
-  const threads = intInRange(env, 'GRAFT_ENGINE_WORKERS', 0, 256);
-  const niceIncrement = intInRange(env, 'GRAFT_ENGINE_NICE', 0, 19);
+  const threads = envInt(env, 'GRAFT_ENGINE_WORKERS', 0, 256);
+  const niceIncrement = envInt(env, 'GRAFT_ENGINE_NICE', 0, 19);
   return { threads: threads ?? null, ...(niceIncrement !== undefined ? { niceIncrement } : {}) };
-}
-
-function intInRange(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
-  const v = env[name];
-  if (v === undefined || v.trim() === '') return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new BadInputError(`${name} must be an integer in ${min}..${max}, not '${v}'`, { variable: name });
-  return n;
 }
 
 /**

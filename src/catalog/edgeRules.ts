@@ -16,12 +16,13 @@ export interface StaleEdgeRules {
 /**
  * Whether the stored join / union edges come from other rules than this code's: null when they
  * are current or the catalog holds no table (nothing derived yet). The next ingest of any root
- * re-derives them (src/ingest).
+ * re-derives them (src/ingest). `tableCount`: the number of stored tables when the caller has
+ * just read them (the ingest), so they are not counted again.
  */
-export async function staleEdgeRules(db: CatalogDatabase): Promise<StaleEdgeRules | null> {
+export async function staleEdgeRules(db: CatalogDatabase, tableCount?: number): Promise<StaleEdgeRules | null> {
   const stored = await new CatalogStore(db).stateValue(GRAPH_RULES_STATE_KEY);
   const current = graphRulesVersion();
-  if (stored === current || (await db.prisma.lakeTable.count()) === 0) return null;
+  if (stored === current || (tableCount ?? (await db.prisma.lakeTable.count())) === 0) return null;
   const origin = stored ? `rules ${stored}` : 'rules from before versioning';
   return { stored, current, origin, message: `the join / union edges come from ${origin}, not this version's ${current}: the next ingest re-derives them` };
 }

@@ -347,7 +347,7 @@ async function rederiveStaleEdges(db: CatalogDatabase, store: CatalogStore, inde
     await store.replaceAllEdges({ joins: [], unions: [] }, graphRulesVersion());
     return;
   }
-  const stale = await staleEdgeRules(db);
+  const stale = await staleEdgeRules(db, tableCount);
   if (!stale) return;
   const edges = index.allEdges();
   await store.replaceAllEdges(edges, stale.current);

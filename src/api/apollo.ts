@@ -1,6 +1,6 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from './graphql.js';
 import type { Logger } from 'pino';
 import type { ApiConfig } from './config.js';
@@ -90,7 +90,16 @@ export function createApollo(schema: GraphQLSchema, config: ApiConfig, log: Logg
     introspection: config.introspection,
     includeStacktraceInErrorResponses: !config.production,
     formatError: formatError(config.production),
-    plugins: [ApolloServerPluginLandingPageDisabled(), operationTypePlugin(schema), limitsPlugin(schema, config.limits), observabilityPlugin(config.production)],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      // Apollo's cache-control plugin wraps every field resolver to collect cache hints; the
+      // schema gives none and every response is `cache-control: no-store` (a catalog changes
+      // under ingest, and answers depend on the caller's grants), so it was pure overhead.
+      ApolloServerPluginCacheControlDisabled(),
+      operationTypePlugin(schema),
+      limitsPlugin(schema, config.limits),
+      observabilityPlugin(config.production),
+    ],
     // The HTTP layer drains requests and stops Apollo itself: Apollo re-raising SIGTERM would cut that short.
     stopOnTerminationSignals: false,
     allowBatchedHttpRequests: false,

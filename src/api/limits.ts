@@ -179,41 +179,99 @@ export function measureComplexity(
   });
 }
 
+/** Why an operation is refused: what `limitError` (or a coercion error) is made from. */
+interface LimitViolation {
+  message: string;
+  limit?: 'depth' | 'complexity' | 'engineFields';
+  max?: number;
+  actual?: number;
+}
+
+/** Most variable shapes remembered per document; past it that document's memory starts over. */
+const MAX_SHAPES_PER_DOCUMENT = 256;
+
+/**
+ * The limits' verdict on an operation, remembered per document: Apollo hands out the same
+ * parsed DocumentNode for the same query text, and a catalog UI or dashboard sends the same few
+ * queries again and again. Measuring complexity was about a twentieth of the server's main
+ * thread under the API load bench. The verdict depends on the document, the operation and the
+ * variables' numbers and list lengths (`first`, `budget`, `tables`), never on what a string
+ * says, so strings are left out of the key: `synthesize(question: $q)` costs the same whatever
+ * the question.
+ */
+export class OperationLimits {
+  private readonly byDocument = new WeakMap<DocumentNode, Map<string, LimitViolation | null>>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly limits: ApiLimits,
+  ) {}
+
+  /** Throws the GraphQLError (BAD_USER_INPUT, HTTP 400) of the first limit the operation breaks. */
+  check(document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | null | undefined): void {
+    let shapes = this.byDocument.get(document);
+    if (!shapes) this.byDocument.set(document, (shapes = new Map()));
+    const key = `${operationName ?? ''}\u0000${variableShape(variables)}`;
+    let verdict = shapes.get(key);
+    if (verdict === undefined) {
+      verdict = this.judge(document, variables, operationName);
+      // A coercion error quotes the caller's value: never handed to another caller.
+      if (verdict === null || verdict.limit) {
+        if (shapes.size >= MAX_SHAPES_PER_DOCUMENT) shapes.clear();
+        shapes.set(key, verdict);
+      }
+    }
+    if (verdict === null) return;
+    if (!verdict.limit) throw new GraphQLError(verdict.message, { extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: 400 } } });
+    throw limitError(verdict.message, verdict.limit, verdict.max!, verdict.actual!);
+  }
+
+  /** Cheapest checks first: a too deep or too engine-heavy operation is not costed at all. */
+  private judge(document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | null | undefined): LimitViolation | null {
+    const { maxDepth, maxEngineFields, maxComplexity, defaultFirst } = this.limits;
+    const depth = queryDepth(document, operationName);
+    if (depth > maxDepth) return { message: `query depth ${depth} exceeds the limit of ${maxDepth}`, limit: 'depth', max: maxDepth, actual: depth };
+    const engineFields = engineFieldCount(document, operationName);
+    if (engineFields > maxEngineFields) {
+      return {
+        message: `the operation holds ${engineFields} engine fields (synthesize, explainScore, intentGraph); at most ${maxEngineFields} are allowed (GRAFT_MAX_ENGINE_FIELDS)`,
+        limit: 'engineFields',
+        max: maxEngineFields,
+        actual: engineFields,
+      };
+    }
+    let complexity: number;
+    try {
+      complexity = measureComplexity(this.schema, document, variables, operationName, defaultFirst);
+    } catch (err) {
+      // getComplexity throws on variables it cannot coerce; execution would reject them too.
+      return { message: err instanceof Error ? err.message : String(err) };
+    }
+    if (complexity > maxComplexity) {
+      return {
+        message: `query complexity ${complexity} exceeds the limit of ${maxComplexity} (ask for smaller pages or fewer nested lists)`,
+        limit: 'complexity',
+        max: maxComplexity,
+        actual: complexity,
+      };
+    }
+    return null;
+  }
+}
+
+/** The variables as JSON with every string emptied: what the verdict can depend on. */
+function variableShape(variables: Record<string, unknown> | undefined): string {
+  if (!variables) return '';
+  return JSON.stringify(variables, (_k, v: unknown) => (typeof v === 'string' ? '' : v));
+}
+
 export function limitsPlugin(schema: GraphQLSchema, limits: ApiLimits): ApolloServerPlugin {
+  const operationLimits = new OperationLimits(schema, limits);
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, operationName }) {
-          const depth = queryDepth(document, operationName);
-          if (depth > limits.maxDepth) {
-            throw limitError(`query depth ${depth} exceeds the limit of ${limits.maxDepth}`, 'depth', limits.maxDepth, depth);
-          }
-          const engineFields = engineFieldCount(document, operationName);
-          if (engineFields > limits.maxEngineFields) {
-            throw limitError(
-              `the operation holds ${engineFields} engine fields (synthesize, explainScore, intentGraph); at most ${limits.maxEngineFields} are allowed (GRAFT_MAX_ENGINE_FIELDS)`,
-              'engineFields',
-              limits.maxEngineFields,
-              engineFields,
-            );
-          }
-          let complexity: number;
-          try {
-            complexity = measureComplexity(schema, document, request.variables, operationName, limits.defaultFirst);
-          } catch (err) {
-            // getComplexity throws on variables it cannot coerce; execution would reject them too.
-            throw new GraphQLError(err instanceof Error ? err.message : String(err), {
-              extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: 400 } },
-            });
-          }
-          if (complexity > limits.maxComplexity) {
-            throw limitError(
-              `query complexity ${complexity} exceeds the limit of ${limits.maxComplexity} (ask for smaller pages or fewer nested lists)`,
-              'complexity',
-              limits.maxComplexity,
-              complexity,
-            );
-          }
+          operationLimits.check(document, request.variables, operationName);
         },
       };
     },

@@ -397,6 +397,23 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
       expect(ok.errors).toBeUndefined();
     });
 
+    it('judges a repeated query again by its numbers, and quotes each caller its own bad value', async () => {
+      const paged = 'query($n: Int, $q: String) { tables(first: $n, filter: { nameContains: $q }) { edges { node { columns { table { columns { name } } } } } } }';
+      for (const n of [500, 5, 500, 5]) {
+        const r = await api.gql(paged, { n, q: `club ${n}` });
+        if (n === 500) expect(r.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'complexity' });
+        else expect(r.errors).toBeUndefined();
+      }
+      // The remembered verdict leaves strings out of its key, so coercion errors, which quote the
+      // value, are never remembered: the second caller reads its own value, not the first's.
+      const first = await api.gql(paged, { n: 'abc' });
+      const second = await api.gql(paged, { n: 'xyz' });
+      expect(first.status).toBe(400);
+      expect(first.errors?.[0].message).toContain('abc');
+      expect(second.errors?.[0].message).toContain('xyz');
+      expect(second.errors?.[0].message).not.toContain('abc');
+    });
+
     it('lets the standard introspection query (GraphiQL, codegen) through the limits, in development and in production with introspection on', async () => {
       type Intro = { __schema: { queryType: { name: string }; types: { name: string }[] } };
       const r = await api.gql<Intro>(getIntrospectionQuery());

@@ -8,7 +8,7 @@ import { buildApiLake, ingestApiLake, startTestServer, type ApiLake, type TestSe
 import { makeTestEngine, type InstrumentedEngine } from './support/testEngine.js';
 
 /** Independent of src/api/auth/grants.ts on purpose: what the README promises grants mean. */
-function grantedBy(patterns: string[], source: string, table: string): boolean {
+function grantedBy(patterns: readonly string[], source: string, table: string): boolean {
   const key = `${source}.${table}`;
   return patterns.some((p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's').test(key));
 }
@@ -63,6 +63,18 @@ describe('grant patterns', () => {
     expect(s.allows('/l/x_y', 'aXb')).toBe(false);
     expect(GrantScope.of(['*']).unrestricted).toBe(true);
     expect(GrantScope.of(['sales.*']).tableFilter()!({ id: 'x', name: 'orders', uri: '/u', sourceRoot: 'sales' })).toBe(true);
+  });
+
+  it('builds one scope per list of grants, never one list standing for another', () => {
+    expect(GrantScope.of(['sales.*', 'hr.a'])).toBe(GrantScope.of(['sales.*', 'hr.a']));
+    // Lists that join to the same text under a naive separator stay apart.
+    const split = GrantScope.of(['sales.a,hr.b']);
+    const joined = GrantScope.of(['sales.a', 'hr.b']);
+    expect(split).not.toBe(joined);
+    expect(split.allows('/l/sales', 'a')).toBe(false);
+    expect(joined.allows('/l/sales', 'a')).toBe(true);
+    expect(() => GrantScope.of(['sales'])).toThrow(/<source>\.<table>/);
+    expect(() => GrantScope.of(['sales'])).toThrow(/<source>\.<table>/);
   });
 });
 

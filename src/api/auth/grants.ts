@@ -50,22 +50,40 @@ export function grantKey(sourceRoot: string, tableName: string): string {
   return `${sourceRoot.slice(sourceRoot.lastIndexOf('/') + 1)}.${tableName}`;
 }
 
+/** Most distinct grant lists whose scopes are kept; past it the memory starts over. */
+const MAX_BUILT_SCOPES = 1_000;
+const builtScopes = new Map<string, GrantScope>();
+
 /** What one caller may see. `unrestricted` (anonymous, or a `*` grant) skips every filter. */
 export class GrantScope {
   readonly unrestricted: boolean;
   private readonly regexps: RegExp[];
 
-  private constructor(readonly patterns: string[], unrestricted: boolean) {
+  private constructor(readonly patterns: readonly string[], unrestricted: boolean) {
     this.unrestricted = unrestricted || patterns.includes('*');
     this.regexps = patterns.map(globToRegExp);
   }
 
+  private static readonly everything = new GrantScope([], true);
+
   static all(): GrantScope {
-    return new GrantScope([], true);
+    return GrantScope.everything;
   }
 
+  /**
+   * The scope of these grants. Every request builds its caller's scope, and a token's grants
+   * rarely change: scopes are immutable, so one is shared per list of grants (checked and
+   * compiled once, not per request).
+   */
   static of(patterns: string[]): GrantScope {
-    return new GrantScope(patterns.map(validateGrant), false);
+    const key = patterns.join('\u0000');
+    let scope = builtScopes.get(key);
+    if (!scope) {
+      scope = new GrantScope(patterns.map(validateGrant), false);
+      if (builtScopes.size >= MAX_BUILT_SCOPES) builtScopes.clear();
+      builtScopes.set(key, scope);
+    }
+    return scope;
   }
 
   allows(sourceRoot: string, tableName: string): boolean {

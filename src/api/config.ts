@@ -46,6 +46,12 @@ export interface ApiConfig {
    * by another process (a revocation, an ingest, a deletion); its own changes clear it at once.
    */
   catalogCacheMs: number;
+  /**
+   * How long a synthesis the API answered stays fetchable by `synthesis(id)` and `explainScore`
+   * (GRAFT_SYNTHESIS_RETENTION_DAYS, default 30; 0: for ever). Expired rows are deleted at start-
+   * up and every hour (src/api/syntheses.ts).
+   */
+  synthesisRetentionDays: number;
   limits: ApiLimits;
   /** Serve the Apollo Federation 2 subgraph schema (`@key` on Table, Column): GRAFT_FEDERATION=1. */
   federation: boolean;
@@ -99,6 +105,7 @@ export function isProduction(env: Env = process.env): boolean {
  *   (10000), GRAFT_MAX_DEPTH (10), GRAFT_MAX_COMPLEXITY (20000), GRAFT_MAX_ENGINE_FIELDS (4:
  *   engine fields per operation).
  * - GRAFT_CATALOG_CACHE_MS (1000): how long token lookups and catalog reads are held in memory.
+ * - GRAFT_SYNTHESIS_RETENTION_DAYS (30): how long answered syntheses stay fetchable; 0 keeps them.
  */
 export function apiConfigFromEnv(env: Env = process.env, cwd = process.cwd()): ApiConfig {
   const production = isProduction(env);
@@ -118,6 +125,7 @@ export function apiConfigFromEnv(env: Env = process.env, cwd = process.cwd()): A
     engineTimeoutMs: positiveInt(env, 'GRAFT_SYNTHESIZE_TIMEOUT_MS', 10_000),
     shutdownGraceMs: positiveInt(env, 'GRAFT_SHUTDOWN_GRACE_MS', 10_000),
     catalogCacheMs: envInt(env, 'GRAFT_CATALOG_CACHE_MS', 0) ?? 1_000,
+    synthesisRetentionDays: envInt(env, 'GRAFT_SYNTHESIS_RETENTION_DAYS', 0, 36_500) ?? 30,
     federation: bool(env, 'GRAFT_FEDERATION') ?? false,
     limits: {
       ...DEFAULT_LIMITS,

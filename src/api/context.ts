@@ -11,7 +11,7 @@ import type { ApiConfig } from './config.js';
 import type { ServedEngine } from './servedEngine.js';
 import type { IngestRunner } from './ingestRunner.js';
 import type { LineageEmitter } from '../lineage/index.js';
-import type { SynthesisStore } from './syntheses.js';
+import type { SynthesisPruner, SynthesisStore } from './syntheses.js';
 
 /** Long-lived pieces shared by every request. */
 export interface ApiServices {
@@ -25,6 +25,8 @@ export interface ApiServices {
   reads?: CatalogReadCache;
   ingests: IngestRunner;
   syntheses: SynthesisStore;
+  /** Deletes expired syntheses while the API runs (started and stopped by the server or host schema). */
+  synthesisPruner: SynthesisPruner;
   /** Governance events (GRAFT_LINEAGE_*); undefined when none are configured. */
   lineage?: LineageEmitter;
   /** The catalog changed through this server: tell the engine and the column search. */

@@ -48,7 +48,7 @@ export interface GraftSchema<HostContext extends object> {
   /** Graft's request context for a host context (made once per host context object). */
   contextFor(hostContext: HostContext): Promise<RequestContext>;
   services: ApiServices;
-  /** Waits (bounded) for ingests started through the mutation. */
+  /** Waits (bounded) for ingests started through the mutation, and stops deleting expired syntheses. */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -65,6 +65,7 @@ export async function createGraftSchema<HostContext extends object>(opts: GraftS
   const config = mergeConfig(opts.config);
   const log = opts.logger ?? pino({ level: process.env.GRAFT_LOG_LEVEL ?? 'info', base: { service: 'graft-embedded' } });
   const services = createApiServices(opts, config, log);
+  await services.synthesisPruner.start();
 
   const contexts = new WeakMap<HostContext, Promise<RequestContext>>();
   const contextFor = (host: HostContext): Promise<RequestContext> => {
@@ -115,6 +116,7 @@ export async function createGraftSchema<HostContext extends object>(opts: GraftS
     services,
     async stop(graceMs = config.shutdownGraceMs) {
       await services.ingests.drain(graceMs);
+      await services.synthesisPruner.stop();
     },
   };
 }

@@ -27,7 +27,7 @@ import { isRestCatalogUrl, parsePostgresSource, rememberPostgresCredentials } fr
 import type { LineageEmitter } from '../lineage/index.js';
 import { buildGraftSubgraphSchema } from './federation.js';
 import { buildGraftSchema } from './schema/build.js';
-import { SynthesisStore } from './syntheses.js';
+import { SynthesisPruner, SynthesisStore } from './syntheses.js';
 
 export type ApiConfigOverrides = Partial<Omit<ApiConfig, 'limits'>> & { limits?: Partial<ApiLimits> };
 
@@ -71,6 +71,8 @@ export interface GraftServer {
 }
 
 /** The environment's configuration (apiConfigFromEnv) with `overrides` on top. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export function mergeConfig(overrides: ApiConfigOverrides | undefined): ApiConfig {
   const base = apiConfigFromEnv();
   return { ...base, ...overrides, limits: { ...base.limits, ...overrides?.limits } };
@@ -135,6 +137,7 @@ export function createApiServices(
       log.error({ err }, 'engine.invalidate failed');
     }
   };
+  const syntheses = new SynthesisStore(opts.db, config.synthesisRetentionDays > 0 ? config.synthesisRetentionDays * DAY_MS : null);
   return {
     db: opts.db,
     engine: opts.engine,
@@ -143,7 +146,8 @@ export function createApiServices(
     log,
     searcher,
     reads,
-    syntheses: new SynthesisStore(opts.db),
+    syntheses,
+    synthesisPruner: new SynthesisPruner(syntheses, log),
     ingests: new IngestRunner(opts.db, opts.embedder, log, catalogChanged, lineage, config.lakeRoots),
     lineage,
     catalogChanged,
@@ -166,6 +170,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
 
   const services = createApiServices(opts, config, log);
   const tokens = new TokenAuthenticator(opts.db, config.catalogCacheMs);
+  await services.synthesisPruner.start();
 
   let inFlight = 0;
   let stopping: Promise<void> | null = null;
@@ -310,6 +315,7 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
       const drained = await services.ingests.drain(Math.max(0, deadline - Date.now()));
       if (!drained) log.warn('background ingest still running at shutdown: its run will read `interrupted` after the next ingest of that root');
       await withTimeout(services.lineage?.flush() ?? Promise.resolve(), config.shutdownGraceMs).catch(() => log.warn('lineage events still in flight at shutdown'));
+      await services.synthesisPruner.stop();
       if (opts.closeDatabase) await opts.db.close();
       log.info('stopped');
     })();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import type { CatalogDatabase } from '../catalog/database.js';
 import type { SynthesisResult } from '../engine/types.js';
 import { isUuid } from './catalog/cursor.js';
@@ -49,7 +50,20 @@ export class SynthesisStore {
   private queue: { row: SynthesisRow; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private writing = false;
 
-  constructor(private readonly db: CatalogDatabase) {}
+  /**
+   * @param retentionMs how long a synthesis stays fetchable (null: for ever). A server answering
+   *   a few hundred questions a second stores millions of rows a day (about 3 KB each), so
+   *   `graft serve` keeps them GRAFT_SYNTHESIS_RETENTION_DAYS (see `prune`).
+   */
+  constructor(
+    private readonly db: CatalogDatabase,
+    readonly retentionMs: number | null = null,
+  ) {}
+
+  /** Rows created before this moment are expired (null: none is). */
+  private cutoff(now: Date): Date | null {
+    return this.retentionMs === null ? null : new Date(now.getTime() - this.retentionMs);
+  }
 
   async save(question: string, result: SynthesisResult, tokenId: string | null): Promise<StoredSynthesis> {
     // The search trace (every table the search could have chosen) is a diagnostic, not part of the answer.
@@ -106,10 +120,12 @@ export class SynthesisStore {
   }
 
   /** The stored synthesis, unchecked: callers must test its tables against the reader's grants. */
-  async load(id: string): Promise<StoredSynthesis | null> {
+  async load(id: string, now = new Date()): Promise<StoredSynthesis | null> {
     if (!isUuid(id)) return null;
     const row = await this.db.prisma.synthesis.findUnique({ where: { id } });
-    if (!row) return null;
+    // Expired is gone, whether or not a prune has deleted the row yet.
+    const cutoff = this.cutoff(now);
+    if (!row || (cutoff && row.createdAt < cutoff)) return null;
     return {
       id: row.id,
       question: row.question,
@@ -117,5 +133,75 @@ export class SynthesisStore {
       tokenId: row.tokenId,
       createdAt: row.createdAt,
     };
+  }
+
+  /**
+   * Deletes the expired syntheses, in batches (each a short statement, so the embedded catalog's
+   * main thread is never held long), and returns how many. Safe to run from several servers on
+   * one PostgreSQL at once.
+   */
+  async prune(now = new Date()): Promise<number> {
+    const cutoff = this.cutoff(now);
+    if (!cutoff) return 0;
+    let deleted = 0;
+    for (;;) {
+      const rows = await this.db.sql.query<{ id: string }>(
+        `DELETE FROM synthesis WHERE id IN (SELECT id FROM synthesis WHERE created_at < $1::timestamptz LIMIT ${PRUNE_BATCH}) RETURNING id`,
+        [cutoff.toISOString()],
+      );
+      deleted += rows.length;
+      if (rows.length < PRUNE_BATCH) return deleted;
+    }
+  }
+}
+
+/** Rows one pruning statement deletes at most. */
+const PRUNE_BATCH = 5_000;
+
+/** How often a running server deletes expired syntheses. */
+export const SYNTHESIS_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Keeps a store within its retention while a server runs: one prune at start-up (awaited, so a
+ * server never serves an expired backlog and tests see a quiet catalog), then one every
+ * `intervalMs` on a timer that does not keep the process alive. A failed prune is logged and
+ * tried again at the next tick.
+ */
+export class SynthesisPruner {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: SynthesisStore,
+    private readonly log: Logger,
+    private readonly intervalMs = SYNTHESIS_PRUNE_INTERVAL_MS,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.store.retentionMs === null) return;
+    await this.runOnce();
+    this.timer = setInterval(() => void this.runOnce(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and waits for a prune under way (before the catalog closes). */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private runOnce(): Promise<void> {
+    this.running ??= (async () => {
+      try {
+        const deleted = await this.store.prune();
+        if (deleted > 0) this.log.info({ deleted, retentionMs: this.store.retentionMs }, 'expired syntheses deleted');
+      } catch (err) {
+        this.log.warn({ err }, 'deleting expired syntheses failed; trying again at the next interval');
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
   }
 }

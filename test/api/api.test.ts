@@ -305,6 +305,27 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
       expect(none.data).toEqual({ synthesis: null });
     });
 
+    it('forgets syntheses past the retention: served as null at once, deleted when a server starts', async () => {
+      const r = await api.gql<{ synthesize: { id: string } }>('query($q: String!) { synthesize(question: $q, budget: 3) { id } }', { q: 'orders of customers' });
+      const id = r.data!.synthesize.id;
+      const fetch = (server: TestServer) => server.gql<{ synthesis: { id: string } | null }>('query($id: ID!) { synthesis(id: $id) { id } }', { id });
+      expect((await fetch(api)).data!.synthesis).toEqual({ id });
+      // Older than the default 30 days: gone for this server before any prune has run.
+      await db.sql.query(`UPDATE synthesis SET created_at = now() - interval '31 days' WHERE id = $1::uuid`, [id]);
+      expect((await fetch(api)).data!.synthesis).toBeNull();
+      expect(await db.prisma.synthesis.count({ where: { id } })).toBe(1);
+      // A server keeping syntheses for ever still serves it; one keeping them a day deletes it as it starts.
+      const forever = await startTestServer(db, engine, { synthesisRetentionDays: 0 });
+      try {
+        expect((await fetch(forever)).data!.synthesis).toEqual({ id });
+      } finally {
+        await forever.close();
+      }
+      const daily = await startTestServer(db, engine, { synthesisRetentionDays: 1 });
+      await daily.close();
+      expect(await db.prisma.synthesis.count({ where: { id } })).toBe(0);
+    });
+
     it('synthesize accepts an edited intent graph and validates it', async () => {
       const ig = await api.gql<{ intentGraph: { json: { trees: unknown[] } } }>('{ intentGraph(question: "club and player") { json } }');
       const intent = ig.data!.intentGraph.json;

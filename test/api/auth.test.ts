@@ -39,6 +39,12 @@ describe('configuration of anonymous access', () => {
     expect(apiConfigFromEnv({ GRAFT_CATALOG_CACHE_MS: '0' }).catalogCacheMs).toBe(0);
     expect(() => apiConfigFromEnv({ GRAFT_CATALOG_CACHE_MS: '-5' })).toThrow(/GRAFT_CATALOG_CACHE_MS/);
   });
+
+  it('reads how long answered syntheses are kept (0: for ever)', () => {
+    expect(apiConfigFromEnv({}).synthesisRetentionDays).toBe(30);
+    expect(apiConfigFromEnv({ GRAFT_SYNTHESIS_RETENTION_DAYS: '0' }).synthesisRetentionDays).toBe(0);
+    expect(() => apiConfigFromEnv({ GRAFT_SYNTHESIS_RETENTION_DAYS: '2.5' })).toThrow(/GRAFT_SYNTHESIS_RETENTION_DAYS/);
+  });
 });
 
 describe('grant patterns', () => {

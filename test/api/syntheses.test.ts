@@ -60,4 +60,29 @@ describe.each(catalogBackends)('SynthesisStore on $name', (backend) => {
     for (const r of results) if (r.status === 'fulfilled') expect((await store.load(r.value.id))?.question).toBe(r.value.question);
     expect(await db.prisma.synthesis.count({ where: { tokenId: noSuchToken } })).toBe(0);
   });
+
+  it('keeps syntheses for the retention period: an expired one is not served, and prune deletes only expired ones', async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const store = new SynthesisStore(db, DAY);
+    const [fresh, old1, old2] = await Promise.all(['fresh', 'old 1', 'old 2'].map((q) => store.save(q, answer(q), null)));
+    await db.sql.query(`UPDATE synthesis SET created_at = now() - interval '2 days' WHERE id = ANY($1::uuid[])`, [[old1.id, old2.id]]);
+    // Served until a prune runs? No: expired is gone at once.
+    expect(await store.load(old1.id)).toBeNull();
+    expect((await store.load(fresh.id))?.question).toBe('fresh');
+    // A store that keeps everything still reads the backdated rows.
+    const keepAll = new SynthesisStore(db);
+    expect((await keepAll.load(old1.id))?.question).toBe('old 1');
+    expect(await keepAll.prune()).toBe(0);
+    const before = await db.prisma.synthesis.count();
+    const expiredBefore = await db.prisma.synthesis.count({ where: { createdAt: { lt: new Date(Date.now() - DAY) } } });
+    expect(expiredBefore).toBeGreaterThanOrEqual(2);
+    expect(await store.prune()).toBe(expiredBefore);
+    expect(await db.prisma.synthesis.count()).toBe(before - expiredBefore);
+    expect(await db.prisma.synthesis.count({ where: { id: { in: [old1.id, old2.id] } } })).toBe(0);
+    expect((await store.load(fresh.id))?.question).toBe('fresh');
+    // More expired rows than one pruning statement deletes: all of them go.
+    await db.sql.query(`INSERT INTO synthesis (id, question, result, created_at) SELECT gen_random_uuid(), 'bulk', '{}'::jsonb, now() - interval '40 days' FROM generate_series(1, 5003)`);
+    expect(await store.prune()).toBe(5003);
+    expect(await db.prisma.synthesis.count({ where: { question: 'bulk' } })).toBe(0);
+  });
 });

@@ -40,7 +40,7 @@ program
   .command('doctor')
   .description('print which database, embedder and paths are in use')
   .action(async () => {
-    const [{ catalogCounts, catalogLocationFromEnv, describeLocation, staleEdgeRules }, { embedderConfigFromEnv }] = await Promise.all([
+    const [{ catalogCounts, catalogLocationFromEnv, catalogNotices, describeLocation }, { embedderConfigFromEnv }] = await Promise.all([
       import('../catalog/index.js'),
       import('../embed/index.js'),
     ]);
@@ -49,12 +49,11 @@ program
     process.stdout.write(`home:      ${graftHome()}\ncatalog:   ${describeLocation(loc)}\nembedder:  ${JSON.stringify({ ...emb, apiKey: undefined })}\n`);
     await withContext(async ({ db, embedder }) => {
       const c = await catalogCounts(db);
-      const stale = await staleEdgeRules(db);
-      const edges = stale ? `edges:     ${stale.message}\n` : '';
+      const notices = (await catalogNotices(db)).map((m) => `notice:    ${m}\n`).join('');
       process.stdout.write(
         `database:  ${db.kind} reachable, migrations applied: ${db.migrations.applied.length + db.migrations.alreadyApplied.length}\n` +
           `embedder:  ${embedder.id}\ncontents:  ${c.tables} tables, ${c.columns} columns, ${c.embeddings} embeddings, ${c.joins} join edges, ${c.unions} union edges\n` +
-          edges,
+          notices,
       );
     }, { bufferPool: 'small' });
   });

@@ -3,13 +3,14 @@
  * read options are stored with the table, so fused SQL and previews neither sniff the file's
  * start again on every request nor miss what only the whole file shows (here a Latin-1 byte
  * after the first MiB, which a sniff of the start takes for UTF-8). The engine runs on a worker
- * thread, as under `graft serve`: nothing there remembers what the ingest profiled.
+ * thread, as under `graft serve`: nothing there remembers what the ingest profiled. A catalog
+ * stored before the options were says so (`catalogNotices`) until the next ingest mends it.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogDatabase } from '../../src/catalog/index.js';
+import { catalogNotices, type CatalogDatabase } from '../../src/catalog/index.js';
 import { embedderConfigFromEnv, HashedNgramEmbedder } from '../../src/embed/index.js';
 import { EnginePool } from '../../src/engine/index.js';
 import { ingestLake } from '../../src/ingest/index.js';
@@ -52,8 +53,12 @@ describe.each(catalogBackends)('CSV read options on $name', (backend) => {
   });
 
   it('profiles once more a CSV table stored without them (an older catalog), then skips it again', async () => {
+    expect(await catalogNotices(db)).toEqual([]);
     await db.sql.query('UPDATE lake_table SET csv_options = NULL WHERE uri LIKE $1', [`${lake}%`]);
+    // graft doctor and graft serve say so, and what mends it.
+    expect(await catalogNotices(db)).toEqual([expect.stringMatching(/^1 CSV table was stored without its read options .*the next ingest of its folder stores them$/)]);
     const again = await ingestLake(db, lake, { embedder });
+    expect(await catalogNotices(db)).toEqual([]);
     expect({ ingested: again.tablesIngested, skipped: again.tablesSkipped }).toEqual({ ingested: 1, skipped: 0 });
     expect(again.warnings.map((w) => w.message).filter((m) => /identical content/.test(m))).toEqual([]); // not a twin of itself
     const [table] = await db.prisma.lakeTable.findMany({ where: { uri: { startsWith: lake } } });

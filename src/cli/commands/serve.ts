@@ -24,7 +24,7 @@ export function registerServeCommand(program: Command): void {
     .option('--federation', 'serve an Apollo Federation 2 subgraph (@key on Table and Column); same as GRAFT_FEDERATION=1')
     .action(async (opts: { port: number; host: string; federation?: boolean }) => {
       // The server and the engine load only when serving (graft --help stays fast).
-      const [{ startServer }, { staleEdgeRules }, { embedderConfigFromEnv }, { createEngine, EnginePool, enginePoolSettingsFromEnv }, { withEnrichment }] = await Promise.all([
+      const [{ startServer }, { catalogNotices }, { embedderConfigFromEnv }, { createEngine, EnginePool, enginePoolSettingsFromEnv }, { withEnrichment }] = await Promise.all([
         import('../../api/index.js'),
         import('../../catalog/index.js'),
         import('../../embed/index.js'),
@@ -36,8 +36,7 @@ export function registerServeCommand(program: Command): void {
         const value = valueConfigFromEnv(process.env);
         const local = createEngine(ctx.db, ctx.embedder, { valueModel: value.valueModel, valueProvider: value.provider, loadValueModel: async (db, o) => (await import('../../value/loader.js')).loadLearnedValueFunction(db, o), log: (m) => process.stderr.write(`graft serve: ${m}\n`) });
         const status = await local.valueModel();
-        const stale = await staleEdgeRules(ctx.db);
-        if (stale) process.stderr.write(`graft serve: ${stale.message}\n`);
+        for (const notice of await catalogNotices(ctx.db)) process.stderr.write(`graft serve: ${notice}\n`);
         // Engine calls run on a worker pool (off the event loop) unless GRAFT_ENGINE_WORKERS=0;
         // the pool's workers score with the heuristic, so a learned value model keeps the engine in-process.
         const { threads, niceIncrement } = enginePoolSettingsFromEnv(process.env);

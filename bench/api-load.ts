@@ -26,7 +26,7 @@ import { buildDemoLake, DEMO_LAKE_GOLD } from '../scripts/build-demo-lake.js';
 import { createApiToken, createServer } from '../src/api/index.js';
 import { gitCommit, machineInfo } from '../src/bench/machine.js';
 import { markdownTable, replaceMarkedSection } from '../src/bench/markdown.js';
-import { graftHome, openCatalog } from '../src/catalog/index.js';
+import { catalogNotices, graftHome, openCatalog } from '../src/catalog/index.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
 import { createEngine, EnginePool, enginePoolSettingsFromEnv } from '../src/engine/index.js';
 import { ingestLake } from '../src/ingest/index.js';
@@ -75,6 +75,14 @@ if (tables === 0) {
   await buildDemoLake(lake);
   await ingestLake(db, lake, { embedder });
   tables = await db.prisma.lakeTable.count();
+}
+// A catalog written by older code answers more slowly than one made today (CSV tables without
+// their stored read options are sniffed on every answer): figures taken on it measure the fallback.
+const notices = await catalogNotices(db);
+if (notices.length > 0) {
+  console.error(`the catalog at ${db.description} was written by older code; ingest its lake again first (graft ingest <folder>):\n${notices.map((n) => `  ${n}`).join('\n')}`);
+  await db.close();
+  process.exit(2);
 }
 
 const gold = JSON.parse(readFileSync(DEMO_LAKE_GOLD, 'utf8')) as { questions: { question: string }[] };

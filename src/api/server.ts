@@ -70,9 +70,9 @@ export interface GraftServer {
   readonly inFlight: number;
 }
 
-/** The environment's configuration (apiConfigFromEnv) with `overrides` on top. */
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The environment's configuration (apiConfigFromEnv) with `overrides` on top. */
 export function mergeConfig(overrides: ApiConfigOverrides | undefined): ApiConfig {
   const base = apiConfigFromEnv();
   return { ...base, ...overrides, limits: { ...base.limits, ...overrides?.limits } };

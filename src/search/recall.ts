@@ -1,6 +1,6 @@
 import { defaultWordVectors, type WordVectors } from '../embed/index.js';
 import { isGenericToken, tokeniseIdentifier } from '../graph/index.js';
-import { isNoiseToken } from '../text/index.js';
+import { defaultLemmatiser, isNoiseToken } from '../text/index.js';
 import { defaultSynonyms, normaliseValue, STOP_WORDS, tokeniseQuestion, type SynonymSource } from '../intent/index.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
 
@@ -43,6 +43,8 @@ export interface RecallOptions {
   compoundMinPart: number;
   /** Factor for a WordNet synonym of the question word (pupil ~ student). */
   synonymFactor: number;
+  /** Factor for a noun of the question word's family (rated ~ rating, taught ~ teacher, oldest ~ age). */
+  derivedFactor: number;
   /** How much of a name match a table loses for the share of its name the question leaves unexplained. */
   partialNameFactor: number;
   /** Weight factor of a bound word pair (attribute next to its entity), see `QuestionRecall`. */
@@ -71,6 +73,7 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   compoundFactor: 0.7,
   compoundMinPart: 3,
   synonymFactor: 0.6,
+  derivedFactor: 0.4,
   pairWeight: 0.5,
   partialNameFactor: 0.7,
   vectorMinCosine: 0.6,
@@ -278,6 +281,11 @@ export class QuestionRecall {
           const parts = identifierTerms(syn);
           // One-word synonyms only: "student" for "pupil", not "educational institution".
           if (parts.length === 1 && index.has(parts[0]) && !forms.has(parts[0])) forms.set(parts[0], opts.synonymFactor);
+        }
+        const family = opts.derivedFactor > 0 ? (synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []) : [];
+        for (const noun of family) {
+          const parts = identifierTerms(noun);
+          if (parts.length === 1 && index.has(parts[0]) && !forms.has(parts[0])) forms.set(parts[0], opts.derivedFactor);
         }
       }
       if (vectors && !isGenericToken(word)) {

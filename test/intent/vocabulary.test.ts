@@ -55,4 +55,17 @@ describe('WordNetSynonyms', () => {
     expect(wn.isNoun('unicorn')).toBe(true);
     expect(wn.isNoun('quickly')).toBe(false);
   });
+  it("gives a verb's and an adjective's nouns of the same family, from the word itself", () => {
+    expect(wn.relatedNouns('rate')).toContain('rating');
+    expect(wn.relatedNouns('teach')).toEqual(expect.arrayContaining(['teacher', 'teaching']));
+    expect(wn.relatedNouns('publish')).toEqual(expect.arrayContaining(['publication', 'publisher']));
+    // Adjectives: the attribute they measure.
+    expect(wn.relatedNouns('old')).toContain('age');
+    expect(wn.relatedNouns('heavy')).toContain('weight');
+    // Lexical pointers of the synset's other words do not count: "instruct" shares a sense with
+    // "teach", and its own "instructor" is not teach's.
+    expect(wn.relatedNouns('teach')).not.toContain('instructor');
+    expect(wn.relatedNouns('rate')).not.toContain('rate');
+    expect(wn.relatedNouns('qwertyuiop')).toEqual([]);
+  });
 });

@@ -3,9 +3,13 @@
  * often tables of different databases (the lake pools them, so the search cannot tell): the
  * evidence behind the search's strong-link score (src/search/candidates.ts, `strongLinkScore`).
  * The lake manifest says which database each lake table came from; the product never reads it.
- * Usage: tsx bench/edge-sources.ts [--lake lakes/spider] [--catalog <lake>/.graft-db] [--bin 0.05]
- * Prints a markdown table; writes nothing.
+ * Then the recall of the source databases' declared foreign keys (their tables.json; default the
+ * file next to the manifest's database folder): per key, the strongest join edge between any lake
+ * tables of the two (row shards included), by score band.
+ * Usage: tsx bench/edge-sources.ts [--lake lakes/spider] [--catalog <lake>/.graft-db] [--bin 0.05] [--tables <tables.json>]
+ * Prints two markdown tables; writes nothing.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readBenchManifest, uriStem } from '../src/bench/index.js';
 import { openCatalog, readJoinEdges, readReadyTables } from '../src/catalog/index.js';
@@ -36,6 +40,41 @@ try {
     lines.push(`| ${(k * bin).toFixed(2)}–${((k + 1) * bin).toFixed(2)} | ${same} | ${other} | ${same > 0 ? (other / same).toFixed(1) : '—'} |`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+
+  // Declared foreign keys (Spider's tables.json shape: table and column names, [from, to] column indexes).
+  const tablesFile = path.resolve(opt('--tables', path.join(manifest.dbsDir, '..', path.basename(manifest.dbsDir) === 'dev_databases' ? 'dev_tables.json' : 'tables.json')));
+  if (!existsSync(tablesFile)) {
+    process.stdout.write(`\n(no ${tablesFile}: foreign-key recall skipped)\n`);
+  } else {
+    type Schema = { db_id: string; table_names_original: string[]; column_names_original: [number, string][]; foreign_keys: [number, number][] };
+    const schemas = JSON.parse(readFileSync(tablesFile, 'utf8')) as Schema[];
+    const idOfStem = new Map((await readReadyTables(db)).map((t) => [uriStem(t.uri), t.id]));
+    const lakeTables = new Map<string, string[]>();
+    for (const t of manifest.tables) {
+      const key = `${t.dbId}\u0000${t.baseTable.toLowerCase()}`;
+      const id = idOfStem.get(t.name);
+      if (id) lakeTables.set(key, [...(lakeTables.get(key) ?? []), id]);
+    }
+    const best = new Map<string, number>();
+    for (const e of await readJoinEdges(db)) {
+      for (const k of [`${e.fromTableId}|${e.toTableId}`, `${e.toTableId}|${e.fromTableId}`]) best.set(k, Math.max(best.get(k) ?? 0, e.score));
+    }
+    const bands = { none: 0, 'below 0.7': 0, '0.70–0.80': 0, '0.80 and above': 0 };
+    for (const s of schemas) {
+      for (const [from, to] of s.foreign_keys) {
+        const [a, b] = [s.column_names_original[from][0], s.column_names_original[to][0]].map((i) => s.table_names_original[i].toLowerCase());
+        const [as, bs] = [lakeTables.get(`${s.db_id}\u0000${a}`), lakeTables.get(`${s.db_id}\u0000${b}`)];
+        if (a === b || !as || !bs) continue; // self references; tables not in the lake
+        let score = 0;
+        for (const x of as) for (const y of bs) score = Math.max(score, best.get(`${x}|${y}`) ?? 0);
+        bands[score === 0 ? 'none' : score < 0.7 ? 'below 0.7' : score < 0.8 ? '0.70–0.80' : '0.80 and above']++;
+      }
+    }
+    const total = Object.values(bands).reduce((x, y) => x + y, 0);
+    const fk = ['| declared foreign keys: strongest edge | keys | share |', '| --- | --- | --- |'];
+    for (const [band, n] of Object.entries(bands)) fk.push(`| ${band} | ${n} | ${(n / Math.max(1, total)).toFixed(3)} |`);
+    process.stdout.write(`\n${fk.join('\n')}\n`);
+  }
 } finally {
   await db.close();
 }

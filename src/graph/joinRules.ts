@@ -23,9 +23,12 @@ export const JOIN_SCORE_WEIGHTS = Object.freeze({
  * otherwise w(matched) / w(tokens(f) ∪ tokens(k)), generic tokens weighing 0.5.
  * `player_id` -> player.`id`: 1; `CountryCode` -> country.`Code`: 1;
  * `home_team_id` -> team.`id`: 0.6; `winner_id` -> player.`id`: 0; a token closing a compound
- * word of the key's table name counts as found there (`hero_id` -> superhero.`id`: 1).
+ * word of the key's table name counts as found there (`hero_id` -> superhero.`id`: 1). Two names
+ * are the same (1) when their letters are (`stuid` ~ `StuID`).
  */
 export function joinTokenEvidence(f: PreparedColumn, k: PreparedColumn): number {
+  // The key's own name, split another way (`stuid` ~ `StuID`): the letters are the same.
+  if (!k.genericOnly && f.compactName === k.compactName) return 1;
   let matched = 0;
   let core = false;
   let union = 0;

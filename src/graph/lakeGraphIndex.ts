@@ -265,11 +265,13 @@ export class LakeGraphIndex {
       eligible && pc.embedding
         ? simhashBandKeys(pc.embedding, opts.embeddingLshBands, opts.embeddingLshBits, pc.joinFamilyIndex)
         : [];
-    const nameTokenKeys = eligible ? pc.coreTokens.map((t) => fam + t) : [];
+    // The whole name too (as `=letters`): `stuid` finds `StuID`, which splits into other tokens.
+    const compact = pc.genericOnly ? [] : [`=${pc.compactName}`];
+    const nameTokenKeys = eligible ? [...pc.coreTokens, ...compact].map((t) => fam + t) : [];
     let keyTokenKeys: string[] = [];
     if (eligible && pc.keyLike) {
       // Words closing a compound table name too: `hero_id` finds superhero.`id`.
-      keyTokenKeys = [...new Set([...pc.coreTokens, ...pc.table.coreNameTokens, ...pc.table.compoundTails])].map((t) => fam + t);
+      keyTokenKeys = [...new Set([...pc.coreTokens, ...pc.table.coreNameTokens, ...pc.table.compoundTails, ...compact])].map((t) => fam + t);
     }
     return { handle, prepared: pc, tableHandle, valueKeys, embeddingKeys, nameTokenKeys, keyTokenKeys };
   }

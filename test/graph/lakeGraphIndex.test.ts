@@ -232,6 +232,15 @@ describe('candidate generation', () => {
     expect(joinIds(index.allEdges())).toEqual(['player.club_id>club.id']);
     expect(index.stats.joinPairsVerified).toBe(1);
   });
+
+  it('finds a key whose name is split another way (`stuid` -> student.`StuID`, small integers)', () => {
+    const tables = [
+      makeTable('student', { StuID: range(1, 30), age: range(1, 30).map((i) => 18 + (i % 7)) }),
+      makeTable('lives_in', { stuid: range(1, 20).map((i) => 1 + (i % 25)), room: range(1, 20).map((i) => 100 + (i % 9)) }),
+    ];
+    // Only the name channel can propose the pair (small integers are not in the value channel).
+    expect(joinIds(LakeGraphIndex.build(tables).allEdges())).toEqual(['lives_in.stuid>student.StuID']);
+  });
 });
 
 // ---- embeddings --------------------------------------------------------------------------

@@ -58,9 +58,11 @@ describe('join name evidence', () => {
     winner_id: [1, 2, 3],
     id: [1, 2, 3],
     team_id: [1, 2, 2],
+    stuid: [1, 2, 3],
   });
 
-  const keyTables: Record<string, GraphTable> = { player, country, team };
+  const student = makeTable('student', { StuID: range(1, 30) });
+  const keyTables: Record<string, GraphTable> = { player, country, team, student };
   it.each([
     ['player_id', 'player', 'id', 1],
     ['CountryCode', 'country', 'Code', 1],
@@ -68,6 +70,7 @@ describe('join name evidence', () => {
     ['home_team_id', 'team', 'id', 0.6],
     ['winner_id', 'player', 'id', 0],
     ['id', 'player', 'id', 0],
+    ['stuid', 'student', 'StuID', 1],
   ] as const)('game.%s -> %s.%s = %d', (from, keyTable, key, expected) => {
     expect(joinTokenEvidence(col(game, from), col(keyTables[keyTable], key))).toBeCloseTo(expected);
   });

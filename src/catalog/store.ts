@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PROFILE_VERSION } from '../lake/profile.js';
 import type { ColumnProfile, LakeEntry, TableProfile } from '../lake/types.js';
 import type { GraphColumn, GraphEdges, GraphTable, JoinEdgeCandidate, UnionEdgeCandidate } from '../graph/types.js';
 import type { CatalogDatabase } from './database.js';
@@ -37,8 +38,8 @@ export interface StoredTableBrief {
   fingerprint: string;
   state: string;
   rowCount: bigint;
-  /** A CSV table stored before its read options were (migration 20261204010000) has none. */
-  hasCsvOptions: boolean;
+  /** The profiler version that profiled it (`PROFILE_VERSION`; older: profile it again). */
+  profileVersion: number;
 }
 
 /**
@@ -129,9 +130,9 @@ export class CatalogStore {
 
   async tablesByUri(): Promise<Map<string, StoredTableBrief>> {
     const rows = await this.db.prisma.lakeTable.findMany({
-      select: { id: true, name: true, uri: true, format: true, fingerprint: true, state: true, rowCount: true, csvOptions: true },
+      select: { id: true, name: true, uri: true, format: true, fingerprint: true, state: true, rowCount: true, profileVersion: true },
     });
-    return new Map(rows.map(({ csvOptions, ...r }) => [r.uri, { ...r, hasCsvOptions: csvOptions !== null }]));
+    return new Map(rows.map((r) => [r.uri, r]));
   }
 
   /**
@@ -161,6 +162,7 @@ export class CatalogStore {
             warnings: p.warnings,
             // JSON of plain strings and booleans: how fused SQL and previews read the file again.
             ...(p.csv ? { csvOptions: { ...p.csv } } : {}),
+            profileVersion: PROFILE_VERSION,
           },
         });
         if (p.columns.length > 0) {

@@ -14,6 +14,7 @@ import {
   isRestCatalogUrl,
   listLakeEntries,
   parsePostgresSource,
+  PROFILE_VERSION,
   profileEntry,
   rememberPostgresCredentials,
   confineEntry,
@@ -182,9 +183,8 @@ export async function ingestLake(db: CatalogDatabase, rootPath: string, opts: In
         const fingerprint = await fingerprintEntry(readEntry);
         // A pending table (written by a run killed before its embeddings) is complete but for
         // its vectors: kept, and finished by the embeddings step below like this run's own. A
-        // CSV table stored without its read options (by a version before they were kept) is
-        // profiled once more, so fused SQL stops sniffing the file.
-        if (old && old.fingerprint === fingerprint && (old.format !== 'csv' || old.hasCsvOptions)) {
+        // table an older profiler profiled (`PROFILE_VERSION`) is profiled again.
+        if (old && old.fingerprint === fingerprint && old.profileVersion >= PROFILE_VERSION) {
           summary.tablesSkipped++;
         } else {
           const done = await ingestOne(readEntry, entry, uri, old, { store, index, graphById, sourceId, opts, byFingerprint, summary });

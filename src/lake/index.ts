@@ -1,7 +1,8 @@
 /** Public API of the lake layer: list a lake, profile its tables, preview rows. */
 export { listLakeEntries, type LakeListing, type LakeProblem } from './walk.js';
 export { formatForPath } from './formats.js';
-export { PROFILE_VERSION, profileEntry } from './profile.js';
+export { profileEntry } from './profile.js';
+export { PROFILE_VERSION } from './profileVersion.js';
 export { entryName, entryUri, fingerprintEntry } from './identity.js';
 export { readRows } from './read-rows.js';
 export { isRestCatalogUrl } from './iceberg/rest.js';

@@ -43,7 +43,7 @@ export interface RecallOptions {
   compoundMinPart: number;
   /** Factor for a WordNet synonym of the question word (pupil ~ student). */
   synonymFactor: number;
-  /** Factor for a noun of the question word's family (rated ~ rating, taught ~ teacher, oldest ~ age). */
+  /** Factor for a noun of the question word's family (rated ~ rating, taught ~ teacher, old ~ age). */
   derivedFactor: number;
   /** How much of a name match a table loses for the share of its name the question leaves unexplained. */
   partialNameFactor: number;

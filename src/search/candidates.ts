@@ -220,11 +220,11 @@ function linkWeakness(model: SynthesisModel, tables: readonly string[], strong: 
   return weakness + strong * (tables.length - tree.size);
 }
 
-/** Whether the candidate matches some question word that is not a generic one (id, name, type ...). */
 /**
- * The candidate accounts for a specific question word by the catalog's own words or values. A
- * word-vector neighbour alone ("near" ~ city, "salary" ~ payment) widens recall but does not
- * show that the catalog knows what the question is about.
+ * The candidate accounts for a specific (non-generic) question word by the catalog's own words or
+ * values. A relative alone, a word-vector neighbour ("near" ~ city, "salary" ~ payment) or a
+ * noun of the word's family ("paid" ~ payment), widens recall but does not show that the catalog
+ * knows what the question is about.
  */
 function coversSpecificWord(recall: QuestionRecall, c: CandidateSynthesis): boolean {
   return recall.terms.some((t, i) => c.covered[i] > 0 && !isGenericToken(t.token) && c.tables.some((id) => recall.matchesLexically(id, i)));

@@ -256,7 +256,7 @@ export class QuestionRecall {
   readonly matches = new Map<string, Float64Array>();
   /** Per table: the weighted sum of its matches. */
   readonly relevance = new Map<string, number>();
-  /** Per table: the terms it matches by its own words or values (not only through word vectors). */
+  /** Per table: the terms it matches by its own words or values (not only through relatives). */
   private readonly lexical = new Map<string, ReadonlySet<number>>();
 
   constructor(
@@ -268,11 +268,13 @@ export class QuestionRecall {
     const vectors = opts.wordVectors === false ? undefined : (opts.wordVectors ?? defaultWordVectors());
     // Per word: the lake words that stand for it (itself, prefix relatives, synonyms) and their factor.
     const perWord = new Map<string, Map<string, number>>();
-    // Forms only the word vectors propose: evidence for recall, not that the catalog knows the word.
-    const vectorOnly = new Map<string, Set<string>>();
+    // Relatives only (the word's family, its word-vector neighbours): evidence for recall, not that
+    // the catalog knows the word ("paid" ~ payment, "salary" ~ payment; see `matchesLexically`).
+    const relativeOnly = new Map<string, Set<string>>();
     const sequence = questionWords(question);
     for (const word of new Set(sequence)) {
       const forms = new Map<string, number>();
+      const relatives = new Set<string>();
       if (index.has(word)) forms.set(word, 1);
       for (const w of index.prefixRelatives(word, opts.prefixMin, opts.prefixShare)) if (!forms.has(w)) forms.set(w, opts.prefixFactor);
       if (!index.has(word)) for (const w of index.compoundParts(word, opts.compoundMinPart)) if (!forms.has(w)) forms.set(w, opts.compoundFactor);
@@ -285,16 +287,15 @@ export class QuestionRecall {
         const family = opts.derivedFactor > 0 ? (synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []) : [];
         for (const noun of family) {
           const parts = identifierTerms(noun);
-          if (parts.length === 1 && index.has(parts[0]) && !forms.has(parts[0])) forms.set(parts[0], opts.derivedFactor);
+          if (parts.length === 1 && index.has(parts[0]) && !forms.has(parts[0])) forms.set(parts[0], opts.derivedFactor), relatives.add(parts[0]);
         }
       }
       if (vectors && !isGenericToken(word)) {
-        const proposed = new Set<string>();
         for (const [w, cos] of index.semanticRelatives(vectors, word, opts.vectorMinCosine, opts.vectorMaxRelatives)) {
-          if (!forms.has(w)) forms.set(w, opts.vectorFactor * cos), proposed.add(w);
+          if (!forms.has(w)) forms.set(w, opts.vectorFactor * cos), relatives.add(w);
         }
-        vectorOnly.set(word, proposed);
       }
+      relativeOnly.set(word, relatives);
       perWord.set(word, forms);
     }
     const words = [...perWord.keys()];
@@ -337,14 +338,14 @@ export class QuestionRecall {
     };
     words.forEach((word, k) => {
       for (const [form, factor] of perWord.get(word)!) {
-        const byVector = vectorOnly.get(word)?.has(form) ?? false;
+        const byRelative = relativeOnly.get(word)!.has(form);
         for (const id of index.tablesWith(form)) {
           const tt = index.terms.get(id)!;
           const nameMatch = opts.nameMatch * (1 - opts.partialNameFactor * (1 - shareOf(id, tt)));
           const m = factor * (tt.name.has(form) ? nameMatch : opts.columnMatch);
           const r = row(id);
           if (m > r[k]) r[k] = m;
-          if (!byVector) lexical(id, k);
+          if (!byRelative) lexical(id, k);
         }
       }
     });
@@ -432,7 +433,7 @@ export class QuestionRecall {
     return this.matches.get(tableId);
   }
 
-  /** Whether the table matches term `k` by its own words or values, not only through word vectors. */
+  /** Whether the table matches term `k` by its own words or values, not only through a relative (word family, word vectors). */
   matchesLexically(tableId: string, k: number): boolean {
     return this.lexical.get(tableId)?.has(k) ?? false;
   }

@@ -47,7 +47,7 @@ interface Synset {
 
 export class WordNetSynonyms implements SynonymSource {
   private readonly files = new Map<PartOfSpeech, PosFiles>();
-  private readonly cache = new Map<string, string[]>();
+  private readonly synonymCache = new Map<string, string[]>();
   private readonly relatedCache = new Map<string, string[]>();
   private readonly maxSenses: number;
   private readonly dictPath?: string;
@@ -58,14 +58,7 @@ export class WordNetSynonyms implements SynonymSource {
   }
 
   synonyms(word: string): string[] {
-    const key = lemmaKey(word);
-    if (key === '') return [];
-    let out = this.cache.get(key);
-    if (out === undefined) {
-      out = this.lookupSynonyms(key);
-      this.cache.set(key, out);
-    }
-    return out;
+    return this.memo(this.synonymCache, word, (key) => this.lookupSynonyms(key));
   }
 
   isNoun(word: string): boolean {
@@ -74,13 +67,15 @@ export class WordNetSynonyms implements SynonymSource {
   }
 
   relatedNouns(lemma: string): string[] {
-    const key = lemmaKey(lemma);
+    return this.memo(this.relatedCache, lemma, (key) => this.lookupRelatedNouns(key));
+  }
+
+  /** `lookup` of the word's WordNet key, once per key. */
+  private memo(cache: Map<string, string[]>, word: string, lookup: (key: string) => string[]): string[] {
+    const key = lemmaKey(word);
     if (key === '') return [];
-    let out = this.relatedCache.get(key);
-    if (out === undefined) {
-      out = this.lookupRelatedNouns(key);
-      this.relatedCache.set(key, out);
-    }
+    let out = cache.get(key);
+    if (out === undefined) cache.set(key, (out = lookup(key)));
     return out;
   }
 

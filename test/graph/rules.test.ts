@@ -4,6 +4,7 @@ import {
   columnUnionSimilarity,
   DEFAULT_GRAPH_OPTIONS as OPTS,
   evaluateJoin,
+  isKeyLike,
   joinTokenEvidence,
   prepareTable,
   scoreUnion,
@@ -83,6 +84,20 @@ describe('join name evidence', () => {
     expect(joinTokenEvidence(col(heroPower, 'hero_id'), col(superhero, 'id'))).toBeCloseTo(1);
     expect(joinTokenEvidence(col(orders, 'order_id'), col(border, 'id'))).toBe(0);
     expect(joinTokenEvidence(col(heroPower, 'power_id'), col(superhero, 'id'))).toBe(0);
+  });
+});
+
+describe('a lookup table of two rows', () => {
+  const roles = makeTable('roles', { role_code: ['ED', 'PT'], role_description: ['Editor', 'Proof reader'] });
+  const users = makeTable('users', { user_id: range(1, 12), role_code: range(1, 12).map((i) => (i % 3 === 0 ? 'PT' : 'ED')), role: range(1, 12).map((i) => (i % 2 === 0 ? 'PT' : 'ED')) });
+
+  it('has keys, which join a column of the same name only', () => {
+    expect(isKeyLike(col(roles, 'role_code').col, OPTS)).toBe(true);
+    expect(isKeyLike(col(users, 'role_code').col, OPTS)).toBe(false);
+    const e = bestJoin(col(users, 'role_code'), col(roles, 'role_code'), OPTS);
+    expect(e?.toColumnId).toBe('roles.role_code');
+    // The same two values under a name that only shares a word (evidence 0.67, enough for a larger key).
+    expect(bestJoin(col(users, 'role'), col(roles, 'role_code'), OPTS)).toBeNull();
   });
 });
 

@@ -28,7 +28,7 @@ import { gitCommit, machineInfo } from '../src/bench/machine.js';
 import { markdownTable, replaceMarkedSection } from '../src/bench/markdown.js';
 import { catalogNotices, graftHome, openCatalog } from '../src/catalog/index.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
-import { createEngine, EnginePool, enginePoolSettingsFromEnv } from '../src/engine/index.js';
+import { createEngine, EnginePool } from '../src/engine/index.js';
 import { ingestLake } from '../src/ingest/index.js';
 
 interface AutocannonResult {
@@ -89,11 +89,7 @@ const gold = JSON.parse(readFileSync(DEMO_LAKE_GOLD, 'utf8')) as { questions: { 
 const questions = gold.questions.slice(0, 5).map((q) => q.question);
 
 // The pool as `graft serve` makes it (GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE); 0 workers: in-process.
-const poolSettings = enginePoolSettingsFromEnv(process.env);
-const pool =
-  flag('in-process') || poolSettings.threads === 0
-    ? null
-    : new EnginePool(db, embedderConfigFromEnv(process.env), { threads: poolSettings.threads ?? undefined, niceIncrement: poolSettings.niceIncrement });
+const pool = flag('in-process') ? null : EnginePool.fromEnv(db, process.env);
 const server = await createServer({
   db,
   engine: pool ?? createEngine(db, embedder),

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { CatalogDatabase } from '../catalog/database.js';
-import type { EmbedderConfig } from '../embed/index.js';
+import { embedderConfigFromEnv, type EmbedderConfig } from '../embed/index.js';
 import type { IntentGraph } from '../intent/index.js';
 import { LakeSnapshot } from '../search/index.js';
 import { envInt } from '../util/env.js';
@@ -82,6 +82,16 @@ export class EnginePool {
       // Run from source (tsx, vitest): the worker needs tsx's loader to import a .ts file.
       execArgv: filename.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [],
     });
+  }
+
+  /**
+   * The pool `graft serve` and the API load bench run, all from the environment (the pool's
+   * settings, `enginePoolSettingsFromEnv`, and the embedder's): null when GRAFT_ENGINE_WORKERS=0,
+   * the engine then runs in-process.
+   */
+  static fromEnv(db: CatalogDatabase, env: NodeJS.ProcessEnv): EnginePool | null {
+    const { threads, niceIncrement } = enginePoolSettingsFromEnv(env);
+    return threads === 0 ? null : new EnginePool(db, embedderConfigFromEnv(env), { threads: threads ?? undefined, niceIncrement });
   }
 
   invalidate(): void {

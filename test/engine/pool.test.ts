@@ -85,4 +85,14 @@ describe('engine pool on the demo lake', () => {
     expect(enginePoolSettingsFromEnv({ GRAFT_ENGINE_WORKERS: '3' }).threads).toBe(3);
     expect(() => enginePoolSettingsFromEnv({ GRAFT_ENGINE_WORKERS: '257' })).toThrow(/GRAFT_ENGINE_WORKERS/);
   });
+
+  it('is made from the environment as graft serve makes it: none for GRAFT_ENGINE_WORKERS=0', async () => {
+    expect(EnginePool.fromEnv(demo.db, { GRAFT_ENGINE_WORKERS: '0' })).toBeNull();
+    const fromEnv = EnginePool.fromEnv(demo.db, { GRAFT_ENGINE_WORKERS: '1', GRAFT_ENGINE_NICE: '3' })!;
+    try {
+      expect({ threads: fromEnv.threads, nice: fromEnv.niceIncrement }).toEqual({ threads: 1, nice: 3 });
+    } finally {
+      await fromEnv.close();
+    }
+  });
 });

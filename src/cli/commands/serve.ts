@@ -24,10 +24,9 @@ export function registerServeCommand(program: Command): void {
     .option('--federation', 'serve an Apollo Federation 2 subgraph (@key on Table and Column); same as GRAFT_FEDERATION=1')
     .action(async (opts: { port: number; host: string; federation?: boolean }) => {
       // The server and the engine load only when serving (graft --help stays fast).
-      const [{ startServer }, { catalogNotices }, { embedderConfigFromEnv }, { createEngine, EnginePool, enginePoolSettingsFromEnv }, { withEnrichment }] = await Promise.all([
+      const [{ startServer }, { catalogNotices }, { createEngine, EnginePool }, { withEnrichment }] = await Promise.all([
         import('../../api/index.js'),
         import('../../catalog/index.js'),
-        import('../../embed/index.js'),
         import('../../engine/index.js'),
         import('../../enrich/index.js'),
       ]);
@@ -39,8 +38,7 @@ export function registerServeCommand(program: Command): void {
         for (const notice of await catalogNotices(ctx.db)) process.stderr.write(`graft serve: ${notice}\n`);
         // Engine calls run on a worker pool (off the event loop) unless GRAFT_ENGINE_WORKERS=0;
         // the pool's workers score with the heuristic, so a learned value model keeps the engine in-process.
-        const { threads, niceIncrement } = enginePoolSettingsFromEnv(process.env);
-        const pool = threads !== 0 && !status.model ? new EnginePool(ctx.db, embedderConfigFromEnv(process.env), { threads: threads ?? undefined, niceIncrement }) : null;
+        const pool = status.model ? null : EnginePool.fromEnv(ctx.db, process.env);
         // Enrichment reads the snapshot and models in-process, so it stays on the local engine;
         // a catalog change must reach both caches.
         const enriching = withEnrichment(local);

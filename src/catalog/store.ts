@@ -30,14 +30,11 @@ export interface TableWrite {
   replaces?: string;
 }
 
+/** What an ingest needs to know of a stored table: which it is, and whether to profile it again. */
 export interface StoredTableBrief {
   id: string;
-  name: string;
   uri: string;
-  format: string;
   fingerprint: string;
-  state: string;
-  rowCount: bigint;
   /** The profiler version that profiled it (`PROFILE_VERSION`; older: profile it again). */
   profileVersion: number;
 }
@@ -130,7 +127,7 @@ export class CatalogStore {
 
   async tablesByUri(): Promise<Map<string, StoredTableBrief>> {
     const rows = await this.db.prisma.lakeTable.findMany({
-      select: { id: true, name: true, uri: true, format: true, fingerprint: true, state: true, rowCount: true, profileVersion: true },
+      select: { id: true, uri: true, fingerprint: true, profileVersion: true },
     });
     return new Map(rows.map((r) => [r.uri, r]));
   }

@@ -3,8 +3,8 @@
  * often tables of different databases (the lake pools them, so the search cannot tell): the
  * evidence behind the search's strong-link score (src/search/candidates.ts, `strongLinkScore`).
  * The lake manifest says which database each lake table came from; the product never reads it.
- * Then the recall of the source databases' declared foreign keys (their tables.json; default the
- * file next to the manifest's database folder): per key, the strongest join edge between any lake
+ * Then the recall of the source databases' declared foreign keys (their tables.json or
+ * dev_tables.json next to the manifest's database folder, or --tables): per key, the strongest join edge between any lake
  * tables of the two (row shards included), by score band.
  * Usage: tsx bench/edge-sources.ts [--lake lakes/spider] [--catalog <lake>/.graft-db] [--bin 0.05] [--tables <tables.json>]
  * Prints two markdown tables; writes nothing.
@@ -42,7 +42,9 @@ try {
   process.stdout.write(`${lines.join('\n')}\n`);
 
   // Declared foreign keys (Spider's tables.json shape: table and column names, [from, to] column indexes).
-  const tablesFile = path.resolve(opt('--tables', path.join(manifest.dbsDir, '..', path.basename(manifest.dbsDir) === 'dev_databases' ? 'dev_tables.json' : 'tables.json')));
+  // The schema file beside the database folder, under either name the Spider format ships it as.
+  const beside = ['tables.json', 'dev_tables.json'].map((f) => path.join(manifest.dbsDir, '..', f));
+  const tablesFile = path.resolve(opt('--tables', beside.find((f) => existsSync(f)) ?? beside[0]));
   if (!existsSync(tablesFile)) {
     process.stdout.write(`\n(no ${tablesFile}: foreign-key recall skipped)\n`);
   } else {

@@ -278,17 +278,18 @@ export class QuestionRecall {
       if (index.has(word)) forms.set(word, 1);
       for (const w of index.prefixRelatives(word, opts.prefixMin, opts.prefixShare)) if (!forms.has(w)) forms.set(w, opts.prefixFactor);
       if (!index.has(word)) for (const w of index.compoundParts(word, opts.compoundMinPart)) if (!forms.has(w)) forms.set(w, opts.compoundFactor);
+      // WordNet words that are one lake word: "student" for "pupil", not "educational institution".
+      const addOneWord = (phrases: readonly string[], factor: number, relative: boolean) => {
+        for (const phrase of phrases) {
+          const parts = identifierTerms(phrase);
+          if (parts.length !== 1 || !index.has(parts[0]) || forms.has(parts[0])) continue;
+          forms.set(parts[0], factor);
+          if (relative) relatives.add(parts[0]);
+        }
+      };
       if (synonyms && !isGenericToken(word)) {
-        for (const syn of synonyms.synonyms(word)) {
-          const parts = identifierTerms(syn);
-          // One-word synonyms only: "student" for "pupil", not "educational institution".
-          if (parts.length === 1 && index.has(parts[0]) && !forms.has(parts[0])) forms.set(parts[0], opts.synonymFactor);
-        }
-        const family = opts.derivedFactor > 0 ? (synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []) : [];
-        for (const noun of family) {
-          const parts = identifierTerms(noun);
-          if (parts.length === 1 && index.has(parts[0]) && !forms.has(parts[0])) forms.set(parts[0], opts.derivedFactor), relatives.add(parts[0]);
-        }
+        addOneWord(synonyms.synonyms(word), opts.synonymFactor, false);
+        if (opts.derivedFactor > 0) addOneWord(synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? [], opts.derivedFactor, true);
       }
       if (vectors && !isGenericToken(word)) {
         for (const [w, cos] of index.semanticRelatives(vectors, word, opts.vectorMinCosine, opts.vectorMaxRelatives)) {

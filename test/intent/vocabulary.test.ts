@@ -68,4 +68,13 @@ describe('WordNetSynonyms', () => {
     expect(wn.relatedNouns('rate')).not.toContain('rate');
     expect(wn.relatedNouns('qwertyuiop')).toEqual([]);
   });
+  it('narrowerNouns: the kinds of a noun (WordNet hyponyms and instances), the word itself excluded', () => {
+    expect(wn.narrowerNouns('aviator')).toContain('pilot');
+    expect(wn.narrowerNouns('article')).toContain('paper');
+    expect(wn.narrowerNouns('vessel')).toContain('ship');
+    // Up the hierarchy is not narrower: a pilot is an aviator, not the other way round.
+    expect(wn.narrowerNouns('pilot')).not.toContain('aviator');
+    expect(wn.narrowerNouns('aviator')).not.toContain('aviator');
+    expect(wn.narrowerNouns('qwertyuiop')).toEqual([]);
+  });
 });

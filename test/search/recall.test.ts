@@ -3,8 +3,9 @@ import { DEFAULT_RECALL_OPTIONS, LexicalIndex, QuestionRecall } from '../../src/
 import { snapshotOf, table } from './fixture.js';
 
 /**
- * The recall stage's word-family rule, on the shipped WordNet files: a question verb or adjective
- * meets the lake's nouns of its family (rated ~ rating, taught ~ teacher, oldest ~ age).
+ * The recall stage's WordNet rules, on the shipped WordNet files: a question verb or adjective
+ * meets the lake's nouns of its family (rated ~ rating, taught ~ teacher, oldest ~ age), and a
+ * noun the lake does not hold meets its narrower nouns (aviators ~ pilot).
  */
 function lake() {
   return snapshotOf(
@@ -13,13 +14,17 @@ function lake() {
       table('rating', ['song_id', 'stars', 'reviewer_id']),
       table('instructor', ['instructor_id', 'name', 'age']),
       table('teacher', ['teacher_id', 'name', 'subject']),
+      table('pilot', ['pilot_id', 'name', 'rank']),
+      table('record', ['pilot_id', 'flight_date']),
+      table('vessel', ['vessel_id', 'tonnage']),
+      table('ship', ['ship_id', 'captain']),
     ],
     [],
   );
 }
 
-const recallOf = (question: string, derivedFactor = DEFAULT_RECALL_OPTIONS.derivedFactor) =>
-  new QuestionRecall(LexicalIndex.of(lake()), question, { ...DEFAULT_RECALL_OPTIONS, derivedFactor, wordVectors: false });
+const recallOf = (question: string, derivedFactor = DEFAULT_RECALL_OPTIONS.derivedFactor, narrowerFactor = DEFAULT_RECALL_OPTIONS.narrowerFactor) =>
+  new QuestionRecall(LexicalIndex.of(lake()), question, { ...DEFAULT_RECALL_OPTIONS, derivedFactor, narrowerFactor, wordVectors: false });
 
 describe('question recall: the word family', () => {
   it('a verb meets the noun of its action ("rated" -> the rating table) at the family factor', () => {
@@ -46,5 +51,27 @@ describe('question recall: the word family', () => {
     // Bound to "instructor" next to it (the pair rule): the instructor table's own word.
     expect(recall.match('instructor')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.derivedFactor, 6);
     expect(recall.match('teacher')?.[k] ?? 0).toBe(0);
+  });
+});
+
+describe('question recall: narrower nouns', () => {
+  it('a noun the lake does not hold meets a narrower one it does ("aviators" -> the pilot table) at the narrower factor', () => {
+    const question = 'Show names of aviators that have more than one record.';
+    const recall = recallOf(question);
+    const k = recall.terms.findIndex((t) => t.token === 'aviator');
+    expect(k).toBeGreaterThanOrEqual(0);
+    expect(recall.match('pilot')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.narrowerFactor, 6);
+    // A relative, not the table's own word: it widens recall, it is not lexical support.
+    expect(recall.matchesLexically('pilot', k)).toBe(false);
+    // Without the rule "aviators" matches no table and drops out of the question's terms.
+    expect(recallOf(question, undefined, 0).terms.map((t) => t.token)).not.toContain('aviator');
+  });
+
+  it('a noun the lake holds keeps its own tables: its narrower nouns are not added ("vessels" does not reach ship)', () => {
+    // WordNet has ship among the narrower nouns of vessel (a ship is a kind of vessel).
+    const recall = recallOf('How many vessels are there?');
+    const k = recall.terms.findIndex((t) => t.token === 'vessel');
+    expect(recall.match('vessel')![k]).toBe(1);
+    expect(recall.match('ship')?.[k] ?? 0).toBe(0);
   });
 });

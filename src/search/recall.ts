@@ -187,6 +187,30 @@ export class LexicalIndex {
     return best;
   }
 
+  /** Per phrase source (a synonym source), per relation and word: its phrases that are one lake word. */
+  private readonly oneWordCache = new WeakMap<object, Map<string, readonly string[]>>();
+
+  /**
+   * The phrases that are one lake word each ("student" among a word's WordNet synonyms, not
+   * "educational institution"), as those words, in order. Cached per `source` and `key` (the
+   * relation and the word): a word can have hundreds of narrower nouns, and words recur from
+   * question to question.
+   */
+  oneLakeWords(source: object, key: string, phrases: () => readonly string[]): readonly string[] {
+    let bySource = this.oneWordCache.get(source);
+    if (!bySource) this.oneWordCache.set(source, (bySource = new Map()));
+    let out = bySource.get(key);
+    if (!out) {
+      const words: string[] = [];
+      for (const phrase of phrases()) {
+        const parts = identifierTerms(phrase);
+        if (parts.length === 1 && this.has(parts[0])) words.push(parts[0]);
+      }
+      bySource.set(key, (out = words));
+    }
+    return out;
+  }
+
   private vectorRows?: { words: string[]; matrix: Float32Array; dims: number };
   private readonly relativesCache = new Map<string, [string, number][]>();
 
@@ -286,18 +310,21 @@ export class QuestionRecall {
       for (const w of index.prefixRelatives(word, opts.prefixMin, opts.prefixShare)) if (!forms.has(w)) forms.set(w, opts.prefixFactor);
       if (!index.has(word)) for (const w of index.compoundParts(word, opts.compoundMinPart)) if (!forms.has(w)) forms.set(w, opts.compoundFactor);
       // WordNet words that are one lake word: "student" for "pupil", not "educational institution".
-      const addOneWord = (phrases: readonly string[], factor: number, relative: boolean) => {
-        for (const phrase of phrases) {
-          const parts = identifierTerms(phrase);
-          if (parts.length !== 1 || !index.has(parts[0]) || forms.has(parts[0])) continue;
-          forms.set(parts[0], factor);
-          if (relative) relatives.add(parts[0]);
+      const addLakeWords = (lakeWords: readonly string[], factor: number, relative: boolean) => {
+        for (const w of lakeWords) {
+          if (forms.has(w)) continue;
+          forms.set(w, factor);
+          if (relative) relatives.add(w);
         }
       };
       if (synonyms && !isGenericToken(word)) {
-        addOneWord(synonyms.synonyms(word), opts.synonymFactor, false);
-        if (opts.derivedFactor > 0) addOneWord(synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? [], opts.derivedFactor, true);
-        if (opts.narrowerFactor > 0 && !index.has(word)) addOneWord(synonyms.narrowerNouns?.(word) ?? [], opts.narrowerFactor, true);
+        addLakeWords(index.oneLakeWords(synonyms, `synonym:${word}`, () => synonyms.synonyms(word)), opts.synonymFactor, false);
+        if (opts.derivedFactor > 0) {
+          addLakeWords(index.oneLakeWords(synonyms, `family:${word}`, () => synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []), opts.derivedFactor, true);
+        }
+        if (opts.narrowerFactor > 0 && !index.has(word)) {
+          addLakeWords(index.oneLakeWords(synonyms, `narrower:${word}`, () => synonyms.narrowerNouns?.(word) ?? []), opts.narrowerFactor, true);
+        }
       }
       if (vectors && !isGenericToken(word)) {
         for (const [w, cos] of index.semanticRelatives(vectors, word, opts.vectorMinCosine, opts.vectorMaxRelatives)) {

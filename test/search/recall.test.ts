@@ -75,3 +75,18 @@ describe('question recall: narrower nouns', () => {
     expect(recall.match('ship')?.[k] ?? 0).toBe(0);
   });
 });
+
+describe('LexicalIndex.oneLakeWords', () => {
+  it('keeps the phrases that are one lake word, in order, once per source and key', () => {
+    const index = LexicalIndex.of(lake());
+    const source = {};
+    let calls = 0;
+    const phrases = () => (calls++, ['pilot', 'air base', 'qwertyuiop', 'songs', 'pilot']);
+    // "air base" is two words, "qwertyuiop" no lake word; "songs" is the lake's song.
+    expect(index.oneLakeWords(source, 'narrower:aviator', phrases)).toEqual(['pilot', 'song', 'pilot']);
+    expect(index.oneLakeWords(source, 'narrower:aviator', phrases)).toEqual(['pilot', 'song', 'pilot']);
+    expect(calls).toBe(1);
+    // Another source (a test's own synonyms) is not answered from the first one's cache.
+    expect(index.oneLakeWords({}, 'narrower:aviator', () => ['teacher'])).toEqual(['teacher']);
+  });
+});

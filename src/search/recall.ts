@@ -299,8 +299,9 @@ export class QuestionRecall {
     const vectors = opts.wordVectors === false ? undefined : (opts.wordVectors ?? defaultWordVectors());
     // Per word: the lake words that stand for it (itself, prefix relatives, synonyms) and their factor.
     const perWord = new Map<string, Map<string, number>>();
-    // Relatives only (the word's family, its narrower nouns, its word-vector neighbours): evidence for recall, not that
-    // the catalog knows the word ("paid" ~ payment, "salary" ~ payment; see `matchesLexically`).
+    // Relatives only (the word's family, its narrower nouns, its word-vector neighbours): evidence
+    // for recall, not that the catalog knows the word ("paid" ~ payment, "salary" ~ payment; see
+    // `matchesLexically`).
     const relativeOnly = new Map<string, Set<string>>();
     const sequence = questionWords(question);
     for (const word of new Set(sequence)) {

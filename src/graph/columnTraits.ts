@@ -40,12 +40,20 @@ export function isJoinEligible(col: GraphColumn, opts: GraphOptions): boolean {
 }
 
 /**
- * A key: (nearly) unique values, at least `keyMinDistinct` of them, or a lookup table's key of
- * two rows (`roles.role_code` holding 'ED' and 'PT': every value distinct). Such a small key joins
- * only a column of the same name (joinRules.ts): two values say nothing by themselves.
+ * A key: (nearly) unique values, at least `keyMinDistinct` of them, or a lookup table's small key
+ * (`isSmallKey`).
  */
 export function isKeyLike(col: GraphColumn, opts: GraphOptions): boolean {
-  return col.uniqueness >= opts.keyMinUniqueness && (col.distinctEstimate >= opts.keyMinDistinct || (col.distinctEstimate >= 2 && col.uniqueness >= 1));
+  return (col.uniqueness >= opts.keyMinUniqueness && col.distinctEstimate >= opts.keyMinDistinct) || isSmallKey(col, opts);
+}
+
+/**
+ * A lookup table's key of fewer than `keyMinDistinct` values (`roles.role_code` holding 'ED' and
+ * 'PT'): at least 2, every one distinct. It joins only a column of the same name (joinRules.ts):
+ * two values say nothing by themselves.
+ */
+export function isSmallKey(col: GraphColumn, opts: GraphOptions): boolean {
+  return col.distinctEstimate >= 2 && col.distinctEstimate < opts.keyMinDistinct && col.uniqueness >= 1;
 }
 
 function clamp01(x: number): number {

@@ -3,6 +3,7 @@
  * prepared columns, so the verdict never depends on which table was ingested first.
  */
 import { containment, jaccard } from '../sketch/minhash.js';
+import { isSmallKey } from './columnTraits.js';
 import { embeddingEvidence, type PreparedColumn } from './prepared.js';
 import { isGenericToken, tokenWeight } from './tokens.js';
 import type { GraphOptions, JoinEdgeCandidate } from './types.js';
@@ -76,8 +77,7 @@ export function evaluateJoin(f: PreparedColumn, k: PreparedColumn, opts: GraphOp
   if (!f.joinEligible || !k.joinEligible || f.joinFamily !== k.joinFamily || !k.keyLike) return null;
   // Cheap evidence first: most candidate pairs fail here and never need the sketches.
   const name = joinNameEvidence(f, k, opts);
-  // A lookup table's two-value key (see isKeyLike) joins its own name only.
-  if (k.col.distinctEstimate < opts.keyMinDistinct && name < 1) return null;
+  if (name < 1 && isSmallKey(k.col, opts)) return null;
   const specificity = Math.min(f.specificity, k.specificity);
   if (name < opts.nameEvidenceMin && specificity < opts.specificityMin) return null;
   const sf = Math.max(1, f.col.distinctEstimate);

@@ -3,6 +3,29 @@ import { applyMigrations, loadMigrations } from '../../src/catalog/migrate.js';
 import { openPglite, type SqlDriver } from '../../src/catalog/sqlDriver.js';
 
 /**
+ * The checksum of every migration that has shipped, as catalogs recorded it when they applied it
+ * (`_prisma_migrations.checksum`). A catalog refuses to open when a file no longer hashes to what
+ * it recorded, so a shipped migration is never edited, not even its comments: a change goes into
+ * a new migration. A new migration is added here when it is committed.
+ */
+const SHIPPED_CHECKSUMS: Record<string, string> = {
+  '20261202000000_init': '043dae2bbbd7520ed2c5988700c1ec385c9ef00e2d8beade0ed5d4726031dcdc',
+  '20261202010000_api': '9086b353b07bff1e3ac8d7fe86edca19c600f0047f31402a49a18720189c7ab3',
+  '20261202020000_value_model': 'd949ee0beb87f9c25b4c314ac5dcf95a9a8170cf7c30d9ee28d45b0e9f7ca98c',
+  '20261203000000_ingest_run_owner': '146889a8161b8210118a4801be0f03cf15a8df5e8bb21ff0f3c1930fe794977b',
+  '20261204000000_catalog_state': '77a3b41a5a2e5b1d13df0ff6e03598a7374f84cefb7070e6d138db5b2f871915',
+  '20261204010000_table_csv_options': 'd650bc7a78dae0393fb4bec31dfff811c792ff442c6f99d01e9d66134fabd4f4',
+  '20261205000000_table_profile_version': '4d6f0eaf9fbee626c529e1610708293974b56bc8727439e37fdc5d81a6d1bd36',
+};
+
+describe('migrations/', () => {
+  it('holds every shipped migration unedited, and no migration missing from the record', async () => {
+    const found = Object.fromEntries((await loadMigrations()).map((m) => [m.name, m.checksum]));
+    expect(found).toEqual(SHIPPED_CHECKSUMS);
+  });
+});
+
+/**
  * Migrations that rewrite stored rows, run over rows an older version stored: the catalog a user
  * already has, not a fresh one.
  */

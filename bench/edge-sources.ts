@@ -4,8 +4,8 @@
  * evidence behind the search's strong-link score (src/search/candidates.ts, `strongLinkScore`).
  * The lake manifest says which database each lake table came from; the product never reads it.
  * Then the recall of the source databases' declared foreign keys (their tables.json or
- * dev_tables.json next to the manifest's database folder, or --tables): per key, the strongest join edge between any lake
- * tables of the two (row shards included), by score band.
+ * dev_tables.json next to the manifest's database folder, or --tables): per key, the strongest
+ * join edge between any lake tables of the two (row shards included), by score band.
  * Usage: tsx bench/edge-sources.ts [--lake lakes/spider] [--catalog <lake>/.graft-db] [--bin 0.05] [--tables <tables.json>]
  * Prints two markdown tables; writes nothing.
  */

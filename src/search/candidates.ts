@@ -222,9 +222,9 @@ function linkWeakness(model: SynthesisModel, tables: readonly string[], strong: 
 
 /**
  * The candidate accounts for a specific (non-generic) question word by the catalog's own words or
- * values. A relative alone, a word-vector neighbour ("near" ~ city, "salary" ~ payment) or a
- * noun of the word's family ("paid" ~ payment), widens recall but does not show that the catalog
- * knows what the question is about.
+ * values. A relative alone (a word-vector neighbour: "near" ~ city, "salary" ~ payment; a noun of
+ * the word's family: "paid" ~ payment; a narrower noun: aviator ~ pilot) widens recall but does
+ * not show that the catalog knows what the question is about.
  */
 function coversSpecificWord(recall: QuestionRecall, c: CandidateSynthesis): boolean {
   return recall.terms.some((t, i) => c.covered[i] > 0 && !isGenericToken(t.token) && c.tables.some((id) => recall.matchesLexically(id, i)));

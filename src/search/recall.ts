@@ -297,7 +297,8 @@ export class QuestionRecall {
   ) {
     const synonyms = opts.synonyms === false ? undefined : (opts.synonyms ?? (sharedSynonyms ??= defaultSynonyms()));
     const vectors = opts.wordVectors === false ? undefined : (opts.wordVectors ?? defaultWordVectors());
-    // Per word: the lake words that stand for it (itself, prefix relatives, synonyms) and their factor.
+    // Per word: the lake words that stand for it (itself, prefix relatives, compound parts, WordNet
+    // nouns, word-vector neighbours) and their factor.
     const perWord = new Map<string, Map<string, number>>();
     // Relatives only (the word's family, its narrower nouns, its word-vector neighbours): evidence
     // for recall, not that the catalog knows the word ("paid" ~ payment, "salary" ~ payment; see
@@ -470,7 +471,7 @@ export class QuestionRecall {
     return this.matches.get(tableId);
   }
 
-  /** Whether the table matches term `k` by its own words or values, not only through a relative (word family, word vectors). */
+  /** Whether the table matches term `k` by its own words or values, not only through a relative (word family, narrower noun, word vectors). */
   matchesLexically(tableId: string, k: number): boolean {
     return this.lexical.get(tableId)?.has(k) ?? false;
   }

@@ -41,6 +41,11 @@ export interface RecallOptions {
   compoundFactor: number;
   /** Shortest part of such a compound that counts. */
   compoundMinPart: number;
+  /**
+   * Factor for a lake word that two adjacent question words spell together (high schoolers ~
+   * `Highschooler`, last name ~ `lastname`), given to each of the two words.
+   */
+  openCompoundFactor: number;
   /** Factor for a WordNet synonym of the question word (pupil ~ student). */
   synonymFactor: number;
   /** Factor for a noun of the question word's family (rated ~ rating, taught ~ teacher, old ~ age). */
@@ -61,8 +66,13 @@ export interface RecallOptions {
   vectorMinCosine: number;
   /** ... with this factor times the cosine, */
   vectorFactor: number;
-  /** ... the closest few only. */
+  /** ... the closest few only; */
   vectorMaxRelatives: number;
+  /**
+   * ... and for a word the question spells in the plural, this many more: the lake words whose
+   * plurals are closest to that spelling (files ~ documents, goods ~ products).
+   */
+  vectorPluralRelatives: number;
   /** Word vectors (default: `defaultWordVectors()`); `false`: none. */
   wordVectors?: WordVectors | false;
 }
@@ -78,6 +88,7 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   prefixShare: 0.6,
   compoundFactor: 0.7,
   compoundMinPart: 3,
+  openCompoundFactor: 1,
   synonymFactor: 0.6,
   derivedFactor: 0.4,
   narrowerFactor: 0.3,
@@ -86,6 +97,7 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   vectorMinCosine: 0.6,
   vectorFactor: 0.5,
   vectorMaxRelatives: 2,
+  vectorPluralRelatives: 1,
 };
 
 /** Name-side tokens of an identifier: hash-like parts (`singer_48d1c03c`) dropped before splitting. */
@@ -104,6 +116,8 @@ const PREFIX_KEY = 5;
 interface TableTerms {
   name: Set<string>;
   columns: Set<string>;
+  /** Each column name's words (for phrases such as "first name", which one column must hold whole). */
+  perColumn: Set<string>[];
 }
 
 /** Question-independent token index of a snapshot: one per snapshot (restricted views get their own). */
@@ -138,6 +152,27 @@ export class LexicalIndex {
 
   has(token: string): boolean {
     return this.postings.has(token);
+  }
+
+  private readonly phraseCache = new Map<string, readonly string[]>();
+
+  /**
+   * Tables holding every word of a phrase of lake words (its `identifierTerms`) in their name or
+   * in one column name ("first name": `first_name`, `FirstName`); cached per phrase.
+   */
+  tablesWithPhrase(parts: readonly string[]): readonly string[] {
+    const key = parts.join(' ');
+    let out = this.phraseCache.get(key);
+    if (!out) {
+      const rarest = [...parts].sort((a, b) => this.tablesWith(a).length - this.tablesWith(b).length)[0];
+      const holds = (words: Set<string>) => parts.every((w) => words.has(w));
+      out = (rarest === undefined ? [] : this.tablesWith(rarest)).filter((id) => {
+        const tt = this.terms.get(id)!;
+        return holds(tt.name) || tt.perColumn.some(holds);
+      });
+      this.phraseCache.set(key, out);
+    }
+    return out;
   }
 
   /** Lake words sharing a long prefix with `token` (itself excluded), with the shared length. */
@@ -197,52 +232,92 @@ export class LexicalIndex {
    * question to question.
    */
   oneLakeWords(source: object, key: string, phrases: () => readonly string[]): readonly string[] {
-    let bySource = this.oneWordCache.get(source);
-    if (!bySource) this.oneWordCache.set(source, (bySource = new Map()));
-    let out = bySource.get(key);
-    if (!out) {
+    return this.cachedLakeWords(source, key, () => {
       const words: string[] = [];
       for (const phrase of phrases()) {
         const parts = identifierTerms(phrase);
         if (parts.length === 1 && this.has(parts[0])) words.push(parts[0]);
       }
-      bySource.set(key, (out = words));
-    }
+      return words;
+    });
+  }
+
+  /**
+   * The phrases of two or three words, not all generic, that the lake holds as one word
+   * (`firstname`) or as a phrase (every word a lake word: "first name" for `first_name`, matched
+   * by `tablesWithPhrase`): that word, or the space-joined words. Cached like `oneLakeWords`.
+   */
+  lakePhrases(source: object, key: string, phrases: () => readonly string[]): readonly string[] {
+    return this.cachedLakeWords(source, `phrase:${key}`, () => {
+      const out = new Set<string>();
+      for (const phrase of phrases()) {
+        const parts = identifierTerms(phrase);
+        if (parts.length < 2 || parts.length > 3 || parts.every((w) => isGenericToken(w))) continue;
+        const joined = tokeniseIdentifier(parts.join(''));
+        if (joined.length === 1 && this.has(joined[0])) out.add(joined[0]);
+        else if (parts.every((w) => this.has(w))) out.add(parts.join(' '));
+      }
+      return [...out];
+    });
+  }
+
+  private cachedLakeWords(source: object, key: string, compute: () => string[]): readonly string[] {
+    let bySource = this.oneWordCache.get(source);
+    if (!bySource) this.oneWordCache.set(source, (bySource = new Map()));
+    let out = bySource.get(key);
+    if (!out) bySource.set(key, (out = compute()));
     return out;
   }
 
-  private vectorRows?: { words: string[]; matrix: Float32Array; dims: number };
+  private vectorRows?: VectorRows;
+  private pluralRows?: VectorRows;
   private readonly relativesCache = new Map<string, [string, number][]>();
 
   /**
    * Lake words whose word vectors are closest to `token`'s (cosine >= minCosine, best first, at
-   * most `max`), generic identifier words left out; cached per word.
+   * most `max`), generic identifier words left out; cached per word. With the question's plural
+   * spelling of the word, then up to `plural.max` more whose plurals are closest to that
+   * spelling: files ~ documents (0.73) is closer than file ~ document (0.60), and "goods" (~
+   * products, 0.76) is not "good".
    */
-  semanticRelatives(vectors: WordVectors, token: string, minCosine: number, max: number): readonly [string, number][] {
-    const key = `${token}\u0000${minCosine}\u0000${max}`;
+  semanticRelatives(vectors: WordVectors, token: string, minCosine: number, max: number, plural?: { spelling: string; max: number }): readonly [string, number][] {
+    const key = `${token}\u0000${plural ? `${plural.spelling}\u0000${plural.max}` : ''}\u0000${minCosine}\u0000${max}`;
     const hit = this.relativesCache.get(key);
     if (hit) return hit;
-    const q = vectors.vector(token);
-    const out: [string, number][] = [];
-    if (q) {
-      const rows = (this.vectorRows ??= this.lakeWordVectors(vectors));
+    const scan = (q: Float32Array | undefined, rows: VectorRows): [string, number][] => {
+      const found: [string, number][] = [];
+      if (!q) return found;
       for (let i = 0; i < rows.words.length; i++) {
         let s = 0;
         const o = i * rows.dims;
         for (let d = 0; d < rows.dims; d++) s += q[d] * rows.matrix[o + d];
-        if (s >= minCosine && rows.words[i] !== token) out.push([rows.words[i], s]);
+        if (s >= minCosine && rows.words[i] !== token) found.push([rows.words[i], s]);
       }
-      out.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-      out.length = Math.min(out.length, max);
+      found.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      return found;
+    };
+    const out = scan(vectors.vector(token), (this.vectorRows ??= this.lakeWordVectors(vectors, false))).slice(0, max);
+    if (plural && plural.max > 0) {
+      const extra = scan(vectors.vector(plural.spelling), (this.pluralRows ??= this.lakeWordVectors(vectors, true))).filter(([w]) => !out.some(([x]) => x === w));
+      out.push(...extra.slice(0, plural.max));
     }
     this.relativesCache.set(key, out);
     return out;
   }
 
-  private lakeWordVectors(vectors: WordVectors): { words: string[]; matrix: Float32Array; dims: number } {
-    const words = [...this.postings.keys()].filter((w) => w.length > 2 && !isGenericToken(w) && vectors.has(w)).sort();
+  /** The lake words' vectors, or those of their plurals (the words with a plural the vectors know). */
+  private lakeWordVectors(vectors: WordVectors, plurals: boolean): VectorRows {
+    const words: string[] = [];
+    const spellings: string[] = [];
+    for (const w of [...this.postings.keys()].sort()) {
+      if (w.length <= 2 || isGenericToken(w) || !vectors.has(w)) continue;
+      const spelling = plurals ? pluralSpelling(w, vectors) : w;
+      if (spelling === undefined) continue;
+      words.push(w);
+      spellings.push(spelling);
+    }
     const matrix = new Float32Array(words.length * vectors.dims);
-    words.forEach((w, i) => matrix.set(vectors.vector(w)!, i * vectors.dims));
+    spellings.forEach((w, i) => matrix.set(vectors.vector(w)!, i * vectors.dims));
     return { words, matrix, dims: vectors.dims };
   }
 
@@ -253,8 +328,21 @@ export class LexicalIndex {
   }
 }
 
+interface VectorRows {
+  words: string[];
+  matrix: Float32Array;
+  dims: number;
+}
+
+/** The plural of a lake word that the word vectors know and that normalises back to it (document -> documents). */
+function pluralSpelling(word: string, vectors: WordVectors): string | undefined {
+  const candidates = [`${word}s`, `${word}es`, ...(word.endsWith('y') ? [`${word.slice(0, -1)}ies`] : [])];
+  return candidates.find((p) => vectors.has(p) && tokeniseIdentifier(p).join(' ') === word);
+}
+
 function termsOf(t: SnapshotTable): TableTerms {
-  return { name: new Set(identifierTerms(t.name)), columns: new Set(t.columns.flatMap((c) => identifierTerms(c.name))) };
+  const perColumn = t.columns.map((c) => new Set(identifierTerms(c.name)));
+  return { name: new Set(identifierTerms(t.name)), columns: new Set(perColumn.flatMap((c) => [...c])), perColumn };
 }
 
 export interface QuestionTerm {
@@ -262,13 +350,18 @@ export interface QuestionTerm {
   weight: number;
 }
 
-/** Content words of a question in question order (repeats kept), normalised like identifier words. */
-export function questionWords(text: string): string[] {
-  const out: string[] = [];
+/**
+ * Content words of a question in question order (repeats kept), normalised like identifier words,
+ * each with the question's own spelling where normalising changed a single word ("goods" for
+ * good, "files" for file): a plural can mean what its singular does not.
+ */
+export function questionWords(text: string): { token: string; surface: string }[] {
+  const out: { token: string; surface: string }[] = [];
   for (const tok of tokeniseQuestion(text)) {
     if (tok.kind !== 'word' && tok.kind !== 'quoted') continue;
     if (tok.kind === 'word' && STOP_WORDS.has(tok.lower)) continue;
-    for (const t of identifierTerms(tok.lower)) if (!STOP_WORDS.has(t) && !/^\d+$/.test(t)) out.push(t);
+    const terms = identifierTerms(tok.lower);
+    for (const t of terms) if (!STOP_WORDS.has(t) && !/^\d+$/.test(t)) out.push({ token: t, surface: terms.length === 1 ? tok.lower : t });
   }
   return out;
 }
@@ -304,14 +397,44 @@ export class QuestionRecall {
     // for recall, not that the catalog knows the word ("paid" ~ payment, "salary" ~ payment; see
     // `matchesLexically`).
     const relativeOnly = new Map<string, Set<string>>();
-    const sequence = questionWords(question);
+    const written = questionWords(question);
+    const sequence = written.map((w) => w.token);
+    /** Per word: its plural spelling in the question, if any. */
+    const plurals = new Map(written.filter((w) => w.surface !== w.token).map((w) => [w.token, w.surface]));
+    const pluralOf = (word: string) => {
+      const spelling = plurals.get(word);
+      return spelling && opts.vectorPluralRelatives > 0 ? { spelling, max: opts.vectorPluralRelatives } : undefined;
+    };
+    // What two adjacent question words say together, given to each of them: the lake word they
+    // spell (high schoolers ~ `Highschooler`) and, as a WordNet noun phrase, its synonyms that
+    // the lake holds (family name ~ surname, `last_name`).
+    const byPair = new Map<string, Map<string, number>>();
+    const give = (words: string[], form: string, factor: number) => {
+      for (const w of words) {
+        let m = byPair.get(w);
+        if (!m) byPair.set(w, (m = new Map()));
+        if (factor > (m.get(form) ?? 0)) m.set(form, factor);
+      }
+    };
+    for (let i = 0; i + 1 < sequence.length; i++) {
+      const both = [sequence[i], sequence[i + 1]];
+      const joined = tokeniseIdentifier(both.join(''));
+      if (opts.openCompoundFactor > 0 && joined.length === 1 && index.has(joined[0])) give(both, joined[0], opts.openCompoundFactor);
+      if (synonyms && !both.every((w) => isGenericToken(w))) {
+        const phrase = both.join(' ');
+        const found = () => synonyms.synonyms(phrase);
+        for (const f of [...index.oneLakeWords(synonyms, `synonym:${phrase}`, found), ...index.lakePhrases(synonyms, `synonym:${phrase}`, found)]) give(both, f, opts.synonymFactor);
+      }
+    }
     for (const word of new Set(sequence)) {
       const forms = new Map<string, number>();
       const relatives = new Set<string>();
       if (index.has(word)) forms.set(word, 1);
+      for (const [w, f] of byPair.get(word) ?? []) if (!forms.has(w)) forms.set(w, f);
       for (const w of index.prefixRelatives(word, opts.prefixMin, opts.prefixShare)) if (!forms.has(w)) forms.set(w, opts.prefixFactor);
       if (!index.has(word)) for (const w of index.compoundParts(word, opts.compoundMinPart)) if (!forms.has(w)) forms.set(w, opts.compoundFactor);
-      // WordNet words that are one lake word: "student" for "pupil", not "educational institution".
+      // WordNet words that are one lake word ("student" for "pupil", not "educational
+      // institution") or a phrase the lake holds ("first name" for "forename": `first_name`).
       const addLakeWords = (lakeWords: readonly string[], factor: number, relative: boolean) => {
         for (const w of lakeWords) {
           if (forms.has(w)) continue;
@@ -321,6 +444,7 @@ export class QuestionRecall {
       };
       if (synonyms && !isGenericToken(word)) {
         addLakeWords(index.oneLakeWords(synonyms, `synonym:${word}`, () => synonyms.synonyms(word)), opts.synonymFactor, false);
+        addLakeWords(index.lakePhrases(synonyms, `synonym:${word}`, () => synonyms.synonyms(word)), opts.synonymFactor, false);
         if (opts.derivedFactor > 0) {
           addLakeWords(index.oneLakeWords(synonyms, `family:${word}`, () => synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []), opts.derivedFactor, true);
         }
@@ -329,7 +453,7 @@ export class QuestionRecall {
         }
       }
       if (vectors && !isGenericToken(word)) {
-        for (const [w, cos] of index.semanticRelatives(vectors, word, opts.vectorMinCosine, opts.vectorMaxRelatives)) {
+        for (const [w, cos] of index.semanticRelatives(vectors, word, opts.vectorMinCosine, opts.vectorMaxRelatives, pluralOf(word))) {
           if (!forms.has(w)) forms.set(w, opts.vectorFactor * cos), relatives.add(w);
         }
       }
@@ -377,10 +501,12 @@ export class QuestionRecall {
     words.forEach((word, k) => {
       for (const [form, factor] of perWord.get(word)!) {
         const byRelative = relativeOnly.get(word)!.has(form);
-        for (const id of index.tablesWith(form)) {
+        const parts = form.includes(' ') ? form.split(' ') : undefined;
+        for (const id of parts ? index.tablesWithPhrase(parts) : index.tablesWith(form)) {
           const tt = index.terms.get(id)!;
           const nameMatch = opts.nameMatch * (1 - opts.partialNameFactor * (1 - shareOf(id, tt)));
-          const m = factor * (tt.name.has(form) ? nameMatch : opts.columnMatch);
+          const inName = parts ? parts.every((w) => tt.name.has(w)) : tt.name.has(form);
+          const m = factor * (inName ? nameMatch : opts.columnMatch);
           const r = row(id);
           if (m > r[k]) r[k] = m;
           if (!byRelative) lexical(id, k);

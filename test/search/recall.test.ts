@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RECALL_OPTIONS, LexicalIndex, QuestionRecall } from '../../src/search/recall.js';
+import { WordVectors } from '../../src/embed/index.js';
+import { DEFAULT_RECALL_OPTIONS, LexicalIndex, QuestionRecall, type RecallOptions } from '../../src/search/recall.js';
 import { snapshotOf, table } from './fixture.js';
 
 /**
@@ -88,5 +89,98 @@ describe('LexicalIndex.oneLakeWords', () => {
     expect(calls).toBe(1);
     // Another source (a test's own synonyms) is not answered from the first one's cache.
     expect(index.oneLakeWords({}, 'narrower:aviator', () => ['teacher'])).toEqual(['teacher']);
+  });
+});
+
+/** A school lake whose column names spell out what questions say in other words. */
+function schoolLake() {
+  return snapshotOf(
+    [
+      table('Highschooler', ['id', 'name', 'grade']),
+      table('Friend', ['student_id', 'friend_id']),
+      table('school', ['school_id', 'school_name']),
+      table('employee', ['employee_id', 'first_name', 'last_name']),
+      table('department', ['department_id', 'name']),
+    ],
+    [],
+  );
+}
+
+const schoolRecall = (question: string, partial: Partial<RecallOptions> = {}) =>
+  new QuestionRecall(LexicalIndex.of(schoolLake()), question, { ...DEFAULT_RECALL_OPTIONS, wordVectors: false, ...partial });
+const termIndex = (recall: QuestionRecall, token: string) => recall.terms.findIndex((t) => t.token === token);
+
+describe('question recall: what two adjacent words say together', () => {
+  it('two words spelling one lake word meet it ("high schoolers" -> Highschooler) at the open-compound factor', () => {
+    const recall = schoolRecall('Show the names of high schoolers and their number of friends.');
+    for (const word of ['high', 'schooler']) {
+      expect(recall.match('Highschooler')![termIndex(recall, word)]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.openCompoundFactor, 6);
+    }
+    // Without the rule "schoolers" reaches only `school` (a shared prefix), "high" nothing.
+    const without = schoolRecall('Show the names of high schoolers and their number of friends.', { openCompoundFactor: 0 });
+    expect(without.match('Highschooler')?.[termIndex(without, 'schooler')] ?? 0).toBe(0);
+    expect(without.match('school')![termIndex(without, 'schooler')]).toBeGreaterThan(0);
+  });
+
+  it('a WordNet noun phrase of two question words meets its synonyms the lake holds as a column ("family name" -> last_name)', () => {
+    const recall = schoolRecall('What is the family name of the employee with id 3?');
+    const k = termIndex(recall, 'family');
+    expect(k).toBeGreaterThanOrEqual(0);
+    // WordNet: family name ~ surname, last name; a column match scaled by the synonym factor.
+    expect(recall.match('employee')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.synonymFactor * DEFAULT_RECALL_OPTIONS.columnMatch, 6);
+    expect(recall.matchesLexically('employee', k)).toBe(true);
+    expect(recall.match('department')?.[k] ?? 0).toBe(0);
+  });
+});
+
+describe('question recall: synonyms the lake holds as a phrase', () => {
+  it('a word whose WordNet synonym is a phrase meets the tables with a column holding the whole phrase ("forenames" -> first_name)', () => {
+    const recall = schoolRecall('List the forenames of every employee.');
+    const k = termIndex(recall, 'forename');
+    expect(k).toBeGreaterThanOrEqual(0);
+    expect(recall.match('employee')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.synonymFactor * DEFAULT_RECALL_OPTIONS.columnMatch, 6);
+    // `department` has a `name` column but no `first`: the phrase needs one column holding both.
+    expect(recall.match('department')?.[k] ?? 0).toBe(0);
+  });
+
+  it('LexicalIndex.lakePhrases keeps phrases the lake holds as one word or as words of one name, never generic-only ones', () => {
+    const index = LexicalIndex.of(schoolLake());
+    const phrases = ['high schooler', 'first name', 'given name', 'school id', 'id name', 'one', 'a b c d'];
+    // "high schooler" is the lake word highschooler; "given" is no lake word; "id name" is generic only.
+    expect(index.lakePhrases({}, 'synonym:x', () => phrases)).toEqual(['highschooler', 'first name', 'school id']);
+    expect(index.tablesWithPhrase(['first', 'name'])).toEqual(['employee']);
+    expect(index.tablesWithPhrase(['school', 'name'])).toEqual(['school']);
+    expect(index.tablesWithPhrase(['friend', 'name'])).toEqual([]);
+  });
+});
+
+describe('question recall: word-vector relatives of a plural', () => {
+  // Hand-made 3-d vectors: "good" and "goods" point different ways, as in GloVe (goods ~ products
+  // 0.76, good ~ product 0.52); every other word is far from both.
+  const q = (x: number, y: number, z: number) => [x, y, z].map((v) => Math.round(v * 127));
+  const vectors = new WordVectors(
+    ['good', 'goods', 'product', 'products', 'review', 'reviews'],
+    3,
+    Int8Array.from([...q(1, 0, 0), ...q(0, 1, 0), ...q(0.45, 0.5, 0.74), ...q(0, 0.9, 0.44), ...q(0, 0, 1), ...q(0.1, 0, 0.99)]),
+  );
+  const shop = () => snapshotOf([table('product', ['product_id', 'price']), table('review', ['review_id', 'good'])], []);
+  const recallOf = (question: string, vectorPluralRelatives: number) =>
+    new QuestionRecall(LexicalIndex.of(shop()), question, { ...DEFAULT_RECALL_OPTIONS, synonyms: false, wordVectors: vectors, vectorPluralRelatives });
+
+  it('a word the question spells in the plural also meets the lake word whose plural is closest to that spelling ("goods" -> product)', () => {
+    const recall = recallOf('Which goods cost more than 10?', 1);
+    const k = termIndex(recall, 'good');
+    const cos = vectors.cosine('goods', 'products')!;
+    expect(cos).toBeGreaterThan(DEFAULT_RECALL_OPTIONS.vectorMinCosine);
+    expect(vectors.cosine('good', 'product')!).toBeLessThan(DEFAULT_RECALL_OPTIONS.vectorMinCosine);
+    // The product table's whole name: a name match at the vector factor times the cosine.
+    expect(recall.match('product')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.vectorFactor * cos, 6);
+    // A relative, not lexical support.
+    expect(recall.matchesLexically('product', k)).toBe(false);
+    // Without the rule, or with the singular spelling, the singular vectors alone do not reach it.
+    const none = recallOf('Which goods cost more than 10?', 0);
+    expect(none.match('product')?.[termIndex(none, 'good')] ?? 0).toBe(0);
+    const singular = recallOf('Which good costs more than 10?', 1);
+    expect(singular.match('product')?.[termIndex(singular, 'good')] ?? 0).toBe(0);
   });
 });

@@ -7,10 +7,14 @@
  *     content table the question describes in other words);
  *   - named but missed: the question names it, the search still left it out.
  * Usage: tsx bench/analyse-misses.ts <results.json> [--method graft] [--budget 10] [--top 20]
- * Writes a section `bench:spider-misses` of docs/BENCHMARKS.md (and prints it).
+ * Prints the analysis; for a run over the lake's own questions (its gold.json) it also writes the
+ * section `bench:<dataset>-misses` of docs/BENCHMARKS.md. A run over another question file
+ * (`graft bench run --questions`, e.g. the train questions) is analysed against that file's
+ * questions and only printed: the docs section is the dev report.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { goldFromQuestions, readBenchGold } from '../src/bench/index.js';
 import { replaceMarkedSection } from '../src/bench/markdown.js';
 
 const [file, ...rest] = process.argv.slice(2);
@@ -22,7 +26,9 @@ const top = Number(opt('--top', '20'));
 
 const results = JSON.parse(readFileSync(file, 'utf8'));
 const manifest = JSON.parse(readFileSync(path.join(results.lakeDir, 'manifest.json'), 'utf8'));
-const gold = JSON.parse(readFileSync(path.join(results.lakeDir, 'gold.json'), 'utf8'));
+const lakeGold = path.join(results.lakeDir, 'gold.json');
+const ownQuestions = path.resolve(results.goldSource ?? lakeGold) === path.resolve(lakeGold);
+const gold = ownQuestions ? await readBenchGold(lakeGold) : await goldFromQuestions(results.goldSource, manifest);
 const byName = new Map<string, { dbId: string; baseTable: string; shardOf: number }>(manifest.tables.map((t: { name: string }) => [t.name, t]));
 const questionText = new Map<number, string>(gold.questions.map((q: { index: number; question: string }) => [q.index, q.question]));
 const words = (s: string) => new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2).map((w) => w.replace(/s$/, '')));
@@ -69,4 +75,4 @@ const lines = [
 ];
 const text = lines.join('\n');
 process.stdout.write(`${text}\n`);
-replaceMarkedSection(path.resolve('docs/BENCHMARKS.md'), `${results.dataset}-misses`, text);
+if (ownQuestions) replaceMarkedSection(path.resolve('docs/BENCHMARKS.md'), `${results.dataset}-misses`, text);

@@ -9,7 +9,8 @@
  *      published LLM decompositions (decomp:<file>) at L = 5, 10, 15 — the baselines ignore the
  *      intent, so their rows would repeat the offline ones;
  *   5. the same protocol (offline) on the BIRD superhero lake, with its own value model;
- *   6. the error analysis of graft's 20 worst Sufficiency misses at L = 10 (bench/analyse-misses.ts);
+ *   6. the error analysis of graft's 20 worst Sufficiency misses at L = 10 (bench/analyse-misses.ts),
+ *      and on BIRD at L = 15, where graft falls short of jar's Sufficiency;
  *   7. the Spider train questions (../shared/data-raw/spider-syn: original wording and reworded with
  *      synonyms; the tuning set) at L = 10 with bm25, jar, graft and graft-learned, all questions;
  * and write every table to docs/BENCHMARKS.md and the results to bench/out/.
@@ -117,7 +118,11 @@ if (!skipBird && !onlyTrain) {
   const bird = await ensureLake('bird', birdDbs, path.join(SHARED, 'jar/bird/dev.json'));
   const birdDb = await openCatalog({ dataDir: path.join(bird, '.graft-db') });
   try {
-    await run(birdDb, bird, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
+    const offline = await run(birdDb, bird, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
+    if (!limit && offline.outFile) {
+      execFileSync(process.execPath, ['--import', 'tsx', 'bench/analyse-misses.ts', offline.outFile, '--method', 'graft', '--budget', '15'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      log('error analysis written (bench:bird-misses)');
+    }
   } finally {
     await birdDb.close();
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { memoInto } from '../util/boundedMemo.js';
 
 /**
  * Noun synonyms, narrower nouns and word-family relations from the WordNet 3.1 files shipped by
@@ -51,6 +52,9 @@ interface Synset {
   pointers: { symbol: string; offset: number; pos: string; source: number; target: number }[];
 }
 
+/** Keys each lookup cache of `WordNetSynonyms` keeps (see `memo`). */
+const MAX_CACHED_KEYS = 50_000;
+
 export class WordNetSynonyms implements SynonymSource {
   private readonly files = new Map<PartOfSpeech, PosFiles>();
   private readonly synonymCache = new Map<string, string[]>();
@@ -81,13 +85,14 @@ export class WordNetSynonyms implements SynonymSource {
     return this.memo(this.narrowerCache, word, (key) => this.lookupNarrowerNouns(key));
   }
 
-  /** `lookup` of the word's WordNet key, once per key. */
+  /**
+   * `lookup` of the word's WordNet key, once per key while the cache holds it: words and word
+   * pairs come from callers' questions, so each cache keeps at most `MAX_CACHED_KEYS`.
+   */
   private memo(cache: Map<string, string[]>, word: string, lookup: (key: string) => string[]): string[] {
     const key = lemmaKey(word);
     if (key === '') return [];
-    let out = cache.get(key);
-    if (out === undefined) cache.set(key, (out = lookup(key)));
-    return out;
+    return memoInto(cache, key, MAX_CACHED_KEYS, () => lookup(key));
   }
 
   private load(pos: PartOfSpeech): PosFiles {

@@ -1,4 +1,5 @@
 import { defaultWordVectors, type WordVectors } from '../embed/index.js';
+import { memoInto } from '../util/boundedMemo.js';
 import { isGenericToken, tokeniseIdentifier } from '../graph/index.js';
 import { defaultLemmatiser, isNoiseToken } from '../text/index.js';
 import { defaultSynonyms, normaliseValue, STOP_WORDS, tokeniseQuestion, type SynonymSource } from '../intent/index.js';
@@ -110,6 +111,12 @@ export function identifierTerms(name: string): string[] {
   return out;
 }
 
+/**
+ * Entries each question-keyed cache of a `LexicalIndex` keeps (per kind: phrases, relatives, per
+ * synonym source the WordNet words): words and word pairs come from callers' questions.
+ */
+const MAX_CACHED_PER_KIND = 50_000;
+
 /** Prefix relatives are looked up by their first letters: the shortest shared prefix that can count. */
 const PREFIX_KEY = 5;
 
@@ -161,18 +168,14 @@ export class LexicalIndex {
    * in one column name ("first name": `first_name`, `FirstName`); cached per phrase.
    */
   tablesWithPhrase(parts: readonly string[]): readonly string[] {
-    const key = parts.join(' ');
-    let out = this.phraseCache.get(key);
-    if (!out) {
+    return memoInto(this.phraseCache, parts.join(' '), MAX_CACHED_PER_KIND, () => {
       const rarest = [...parts].sort((a, b) => this.tablesWith(a).length - this.tablesWith(b).length)[0];
       const holds = (words: Set<string>) => parts.every((w) => words.has(w));
-      out = (rarest === undefined ? [] : this.tablesWith(rarest)).filter((id) => {
+      return (rarest === undefined ? [] : this.tablesWith(rarest)).filter((id) => {
         const tt = this.terms.get(id)!;
         return holds(tt.name) || tt.perColumn.some(holds);
       });
-      this.phraseCache.set(key, out);
-    }
-    return out;
+    });
   }
 
   /** Lake words sharing a long prefix with `token` (itself excluded), with the shared length. */
@@ -264,9 +267,7 @@ export class LexicalIndex {
   private cachedLakeWords(source: object, key: string, compute: () => string[]): readonly string[] {
     let bySource = this.oneWordCache.get(source);
     if (!bySource) this.oneWordCache.set(source, (bySource = new Map()));
-    let out = bySource.get(key);
-    if (!out) bySource.set(key, (out = compute()));
-    return out;
+    return memoInto(bySource, key, MAX_CACHED_PER_KIND, compute);
   }
 
   private vectorRows?: VectorRows;
@@ -282,27 +283,26 @@ export class LexicalIndex {
    */
   semanticRelatives(vectors: WordVectors, token: string, minCosine: number, max: number, plural?: { spelling: string; max: number }): readonly [string, number][] {
     const key = `${token}\u0000${plural ? `${plural.spelling}\u0000${plural.max}` : ''}\u0000${minCosine}\u0000${max}`;
-    const hit = this.relativesCache.get(key);
-    if (hit) return hit;
-    const scan = (q: Float32Array | undefined, rows: VectorRows): [string, number][] => {
-      const found: [string, number][] = [];
-      if (!q) return found;
-      for (let i = 0; i < rows.words.length; i++) {
-        let s = 0;
-        const o = i * rows.dims;
-        for (let d = 0; d < rows.dims; d++) s += q[d] * rows.matrix[o + d];
-        if (s >= minCosine && rows.words[i] !== token) found.push([rows.words[i], s]);
+    return memoInto(this.relativesCache, key, MAX_CACHED_PER_KIND, () => {
+      const scan = (q: Float32Array | undefined, rows: VectorRows): [string, number][] => {
+        const found: [string, number][] = [];
+        if (!q) return found;
+        for (let i = 0; i < rows.words.length; i++) {
+          let s = 0;
+          const o = i * rows.dims;
+          for (let d = 0; d < rows.dims; d++) s += q[d] * rows.matrix[o + d];
+          if (s >= minCosine && rows.words[i] !== token) found.push([rows.words[i], s]);
+        }
+        found.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+        return found;
+      };
+      const out = scan(vectors.vector(token), (this.vectorRows ??= this.lakeWordVectors(vectors, false))).slice(0, max);
+      if (plural && plural.max > 0) {
+        const extra = scan(vectors.vector(plural.spelling), (this.pluralRows ??= this.lakeWordVectors(vectors, true))).filter(([w]) => !out.some(([x]) => x === w));
+        out.push(...extra.slice(0, plural.max));
       }
-      found.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-      return found;
-    };
-    const out = scan(vectors.vector(token), (this.vectorRows ??= this.lakeWordVectors(vectors, false))).slice(0, max);
-    if (plural && plural.max > 0) {
-      const extra = scan(vectors.vector(plural.spelling), (this.pluralRows ??= this.lakeWordVectors(vectors, true))).filter(([w]) => !out.some(([x]) => x === w));
-      out.push(...extra.slice(0, plural.max));
-    }
-    this.relativesCache.set(key, out);
-    return out;
+      return out;
+    });
   }
 
   /** The lake words' vectors, or those of their plurals (the words with a plural the vectors know). */

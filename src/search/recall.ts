@@ -1,8 +1,8 @@
 import { defaultWordVectors, type WordVectors } from '../embed/index.js';
-import { memoInto } from '../util/boundedMemo.js';
 import { isGenericToken, tokeniseIdentifier } from '../graph/index.js';
 import { defaultLemmatiser, isNoiseToken } from '../text/index.js';
 import { defaultSynonyms, normaliseValue, STOP_WORDS, tokeniseQuestion, type SynonymSource } from '../intent/index.js';
+import { memoInto } from '../util/boundedMemo.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
 
 /**

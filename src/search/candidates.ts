@@ -95,7 +95,8 @@ export interface SynthesisChoice {
 
 /**
  * Grows the candidates, adds the given extra syntheses (the intent's IGMS answer), and keeps the
- * best by coverage of the question − `sizePenalty` per logical table beyond the first +
+ * best of those that cover a specific (non-generic) word by the catalog's own words or values,
+ * by coverage of the question − `sizePenalty` per logical table beyond the first +
  * `igmsWeight` x IGMS utility (relative to the best candidate's) − `weakLinkPenalty` x the
  * weakness of its links; ties go to the earlier, i.e. more relevant, seed. Then the alternates,
  * while the budget lasts: the new tables of the best candidate before its links were counted
@@ -104,7 +105,7 @@ export interface SynthesisChoice {
  * matches, linked to the core (others at `unlinkedFactor`), best first, down to `alternateShare`
  * of the core's best relevance, then tables joining the core with a score of at least
  * `fillJoinMinScore`, strongest first; a table always with its row shards. A question of which no
- * candidate covers a specific (non-generic) word gets no answer.
+ * candidate covers a specific word that way gets no answer.
  */
 export function chooseSynthesis(
   model: SynthesisModel,
@@ -122,10 +123,14 @@ export function chooseSynthesis(
   // `unlinked`: the score before the weak-link cost (see the runner-ups below).
   const unlinked = cands.map((c, i) => c.coverage - opts.sizePenalty * (c.logical - 1) + (opts.igmsWeight * utilities[i]) / maxU);
   const scores = cands.map((c, i) => unlinked[i] - (opts.weakLinkPenalty > 0 ? opts.weakLinkPenalty * linkWeakness(model, c.tables, opts.strongLinkScore) : 0));
-  const bestI = firstArgmax(scores);
+  // The core is the best candidate the catalog's own words or values support: one that only
+  // relatives (a word-vector neighbour, a noun of the word family) account for can still be an
+  // alternate (a runner-up), never the answer's core.
+  const supported = cands.map((c) => coversSpecificWord(recall, c));
+  const bestI = firstArgmax(scores.map((s, i) => (supported[i] ? s : -Infinity)));
   const base = { seeds, candidates: cands.length };
+  if (bestI < 0 || !supported[bestI]) return { ...base, core: [], alternates: [], stoppedBy: 'no-match' };
   const best = cands[bestI];
-  if (!best || !coversSpecificWord(recall, best)) return { ...base, core: [], alternates: [], stoppedBy: 'no-match' };
 
   const core = [...best.tables];
   const taken = new Set(core);

@@ -225,49 +225,34 @@ export class LexicalIndex {
     return best;
   }
 
-  /** Per phrase source (a synonym source), per relation and word: its phrases that are one lake word. */
-  private readonly oneWordCache = new WeakMap<object, Map<string, readonly string[]>>();
+  /** Per phrase source (a synonym source), per relation and word: the lake forms of its phrases. */
+  private readonly formCache = new WeakMap<object, Map<string, readonly string[]>>();
 
   /**
    * The phrases that are one lake word each ("student" among a word's WordNet synonyms, not
-   * "educational institution"), as those words, in order. Cached per `source` and `key` (the
-   * relation and the word): a word can have hundreds of narrower nouns, and words recur from
-   * question to question.
+   * "educational institution"), as those words, in order; with `multiWord`, also those of two or
+   * three words, not all generic, that the lake holds as one word (`firstname`) or as a phrase
+   * (every word a lake word: "first name" for `first_name`, matched by `tablesWithPhrase`), as
+   * that word or the space-joined words. Cached per `source` and `key` (the relation and the
+   * word): a word can have hundreds of narrower nouns, and words recur from question to question.
    */
-  oneLakeWords(source: object, key: string, phrases: () => readonly string[]): readonly string[] {
-    return this.cachedLakeWords(source, key, () => {
-      const words: string[] = [];
+  lakeForms(source: object, key: string, phrases: () => readonly string[], multiWord = false): readonly string[] {
+    let bySource = this.formCache.get(source);
+    if (!bySource) this.formCache.set(source, (bySource = new Map()));
+    return memoInto(bySource, multiWord ? `${key}\u0000phrases` : key, MAX_CACHED_PER_KIND, () => {
+      const forms: string[] = [];
       for (const phrase of phrases()) {
         const parts = identifierTerms(phrase);
-        if (parts.length === 1 && this.has(parts[0])) words.push(parts[0]);
+        if (parts.length === 1) {
+          if (this.has(parts[0])) forms.push(parts[0]);
+        } else if (multiWord && parts.length <= 3 && !parts.every((w) => isGenericToken(w))) {
+          const joined = tokeniseIdentifier(parts.join(''));
+          if (joined.length === 1 && this.has(joined[0])) forms.push(joined[0]);
+          else if (parts.every((w) => this.has(w))) forms.push(parts.join(' '));
+        }
       }
-      return words;
+      return forms;
     });
-  }
-
-  /**
-   * The phrases of two or three words, not all generic, that the lake holds as one word
-   * (`firstname`) or as a phrase (every word a lake word: "first name" for `first_name`, matched
-   * by `tablesWithPhrase`): that word, or the space-joined words. Cached like `oneLakeWords`.
-   */
-  lakePhrases(source: object, key: string, phrases: () => readonly string[]): readonly string[] {
-    return this.cachedLakeWords(source, `phrase:${key}`, () => {
-      const out = new Set<string>();
-      for (const phrase of phrases()) {
-        const parts = identifierTerms(phrase);
-        if (parts.length < 2 || parts.length > 3 || parts.every((w) => isGenericToken(w))) continue;
-        const joined = tokeniseIdentifier(parts.join(''));
-        if (joined.length === 1 && this.has(joined[0])) out.add(joined[0]);
-        else if (parts.every((w) => this.has(w))) out.add(parts.join(' '));
-      }
-      return [...out];
-    });
-  }
-
-  private cachedLakeWords(source: object, key: string, compute: () => string[]): readonly string[] {
-    let bySource = this.oneWordCache.get(source);
-    if (!bySource) this.oneWordCache.set(source, (bySource = new Map()));
-    return memoInto(bySource, key, MAX_CACHED_PER_KIND, compute);
   }
 
   private vectorRows?: VectorRows;
@@ -422,8 +407,7 @@ export class QuestionRecall {
       if (opts.openCompoundFactor > 0 && joined.length === 1 && index.has(joined[0])) give(both, joined[0], opts.openCompoundFactor);
       if (synonyms && !both.every((w) => isGenericToken(w))) {
         const phrase = both.join(' ');
-        const found = () => synonyms.synonyms(phrase);
-        for (const f of [...index.oneLakeWords(synonyms, `synonym:${phrase}`, found), ...index.lakePhrases(synonyms, `synonym:${phrase}`, found)]) give(both, f, opts.synonymFactor);
+        for (const f of index.lakeForms(synonyms, `synonym:${phrase}`, () => synonyms.synonyms(phrase), true)) give(both, f, opts.synonymFactor);
       }
     }
     for (const word of new Set(sequence)) {
@@ -443,13 +427,12 @@ export class QuestionRecall {
         }
       };
       if (synonyms && !isGenericToken(word)) {
-        addLakeWords(index.oneLakeWords(synonyms, `synonym:${word}`, () => synonyms.synonyms(word)), opts.synonymFactor, false);
-        addLakeWords(index.lakePhrases(synonyms, `synonym:${word}`, () => synonyms.synonyms(word)), opts.synonymFactor, false);
+        addLakeWords(index.lakeForms(synonyms, `synonym:${word}`, () => synonyms.synonyms(word), true), opts.synonymFactor, false);
         if (opts.derivedFactor > 0) {
-          addLakeWords(index.oneLakeWords(synonyms, `family:${word}`, () => synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []), opts.derivedFactor, true);
+          addLakeWords(index.lakeForms(synonyms, `family:${word}`, () => synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []), opts.derivedFactor, true);
         }
         if (opts.narrowerFactor > 0 && !index.has(word)) {
-          addLakeWords(index.oneLakeWords(synonyms, `narrower:${word}`, () => synonyms.narrowerNouns?.(word) ?? []), opts.narrowerFactor, true);
+          addLakeWords(index.lakeForms(synonyms, `narrower:${word}`, () => synonyms.narrowerNouns?.(word) ?? []), opts.narrowerFactor, true);
         }
       }
       if (vectors && !isGenericToken(word)) {

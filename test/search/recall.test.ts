@@ -77,18 +77,18 @@ describe('question recall: narrower nouns', () => {
   });
 });
 
-describe('LexicalIndex.oneLakeWords', () => {
+describe('LexicalIndex.lakeForms', () => {
   it('keeps the phrases that are one lake word, in order, once per source and key', () => {
     const index = LexicalIndex.of(lake());
     const source = {};
     let calls = 0;
     const phrases = () => (calls++, ['pilot', 'air base', 'qwertyuiop', 'songs', 'pilot']);
     // "air base" is two words, "qwertyuiop" no lake word; "songs" is the lake's song.
-    expect(index.oneLakeWords(source, 'narrower:aviator', phrases)).toEqual(['pilot', 'song', 'pilot']);
-    expect(index.oneLakeWords(source, 'narrower:aviator', phrases)).toEqual(['pilot', 'song', 'pilot']);
+    expect(index.lakeForms(source, 'narrower:aviator', phrases)).toEqual(['pilot', 'song', 'pilot']);
+    expect(index.lakeForms(source, 'narrower:aviator', phrases)).toEqual(['pilot', 'song', 'pilot']);
     expect(calls).toBe(1);
     // Another source (a test's own synonyms) is not answered from the first one's cache.
-    expect(index.oneLakeWords({}, 'narrower:aviator', () => ['teacher'])).toEqual(['teacher']);
+    expect(index.lakeForms({}, 'narrower:aviator', () => ['teacher'])).toEqual(['teacher']);
   });
 });
 
@@ -143,11 +143,13 @@ describe('question recall: synonyms the lake holds as a phrase', () => {
     expect(recall.match('department')?.[k] ?? 0).toBe(0);
   });
 
-  it('LexicalIndex.lakePhrases keeps phrases the lake holds as one word or as words of one name, never generic-only ones', () => {
+  it('LexicalIndex.lakeForms with multi-word phrases keeps those the lake holds as one word or as words of one name, never generic-only ones', () => {
     const index = LexicalIndex.of(schoolLake());
     const phrases = ['high schooler', 'first name', 'given name', 'school id', 'id name', 'one', 'a b c d'];
     // "high schooler" is the lake word highschooler; "given" is no lake word; "id name" is generic only.
-    expect(index.lakePhrases({}, 'synonym:x', () => phrases)).toEqual(['highschooler', 'first name', 'school id']);
+    expect(index.lakeForms({}, 'synonym:x', () => phrases, true)).toEqual(['highschooler', 'first name', 'school id']);
+    // Without multi-word phrases none of these is a form (and the key keeps the two apart).
+    expect(index.lakeForms({}, 'synonym:x', () => phrases)).toEqual([]);
     expect(index.tablesWithPhrase(['first', 'name'])).toEqual(['employee']);
     expect(index.tablesWithPhrase(['school', 'name'])).toEqual(['school']);
     expect(index.tablesWithPhrase(['friend', 'name'])).toEqual([]);

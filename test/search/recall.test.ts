@@ -24,13 +24,16 @@ function lake() {
   );
 }
 
+/** Index of the question term `token` in the recall's terms (-1: the word matched nothing). */
+const termIndex = (recall: QuestionRecall, token: string) => recall.terms.findIndex((t) => t.token === token);
+
 const recallOf = (question: string, derivedFactor = DEFAULT_RECALL_OPTIONS.derivedFactor, narrowerFactor = DEFAULT_RECALL_OPTIONS.narrowerFactor) =>
   new QuestionRecall(LexicalIndex.of(lake()), question, { ...DEFAULT_RECALL_OPTIONS, derivedFactor, narrowerFactor, wordVectors: false });
 
 describe('question recall: the word family', () => {
   it('a verb meets the noun of its action ("rated" -> the rating table) at the family factor', () => {
     const recall = recallOf('Which songs were rated by more than five reviewers?');
-    const k = recall.terms.findIndex((t) => t.token === 'rated');
+    const k = termIndex(recall, 'rated');
     expect(k).toBeGreaterThanOrEqual(0);
     // A full name match, scaled by the family factor.
     expect(recall.match('rating')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.derivedFactor, 6);
@@ -41,14 +44,14 @@ describe('question recall: the word family', () => {
 
   it('an irregular verb goes through its lemma ("taught" -> teach -> teacher)', () => {
     const recall = recallOf('Who taught the most subjects?');
-    const k = recall.terms.findIndex((t) => t.token === 'taught');
+    const k = termIndex(recall, 'taught');
     expect(recall.match('teacher')![k]).toBeGreaterThan(0);
     expect(recall.match('instructor')?.[k] ?? 0).toBe(0);
   });
 
   it('an adjective meets the noun of what it measures ("older" is a stop word, "old" is not: old -> age)', () => {
     const recall = recallOf('How old is the instructor named Smith?');
-    const k = recall.terms.findIndex((t) => t.token === 'old');
+    const k = termIndex(recall, 'old');
     // Bound to "instructor" next to it (the pair rule): the instructor table's own word.
     expect(recall.match('instructor')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.derivedFactor, 6);
     expect(recall.match('teacher')?.[k] ?? 0).toBe(0);
@@ -59,7 +62,7 @@ describe('question recall: narrower nouns', () => {
   it('a noun the lake does not hold meets a narrower one it does ("aviators" -> the pilot table) at the narrower factor', () => {
     const question = 'Show names of aviators that have more than one record.';
     const recall = recallOf(question);
-    const k = recall.terms.findIndex((t) => t.token === 'aviator');
+    const k = termIndex(recall, 'aviator');
     expect(k).toBeGreaterThanOrEqual(0);
     expect(recall.match('pilot')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.narrowerFactor, 6);
     // A relative, not the table's own word: it widens recall, it is not lexical support.
@@ -71,7 +74,7 @@ describe('question recall: narrower nouns', () => {
   it('a noun the lake holds keeps its own tables: its narrower nouns are not added ("vessels" does not reach ship)', () => {
     // WordNet has ship among the narrower nouns of vessel (a ship is a kind of vessel).
     const recall = recallOf('How many vessels are there?');
-    const k = recall.terms.findIndex((t) => t.token === 'vessel');
+    const k = termIndex(recall, 'vessel');
     expect(recall.match('vessel')![k]).toBe(1);
     expect(recall.match('ship')?.[k] ?? 0).toBe(0);
   });
@@ -108,7 +111,6 @@ function schoolLake() {
 
 const schoolRecall = (question: string, partial: Partial<RecallOptions> = {}) =>
   new QuestionRecall(LexicalIndex.of(schoolLake()), question, { ...DEFAULT_RECALL_OPTIONS, wordVectors: false, ...partial });
-const termIndex = (recall: QuestionRecall, token: string) => recall.terms.findIndex((t) => t.token === token);
 
 describe('question recall: what two adjacent words say together', () => {
   it('two words spelling one lake word meet it ("high schoolers" -> Highschooler) at the open-compound factor', () => {

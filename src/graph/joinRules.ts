@@ -5,7 +5,7 @@
 import { containment, jaccard } from '../sketch/minhash.js';
 import { isSmallKey } from './columnTraits.js';
 import { embeddingEvidence, type PreparedColumn } from './prepared.js';
-import { isGenericToken, tokenWeight } from './tokens.js';
+import { GENERIC_TOKEN_WEIGHT, isGenericToken, tokenWeight } from './tokens.js';
 import type { GraphOptions, JoinEdgeCandidate } from './types.js';
 
 /** Weights of the join score; they sum to 1 so the score stays in [0,1]. */
@@ -21,31 +21,53 @@ export const JOIN_SCORE_WEIGHTS = Object.freeze({
  * Token name evidence that foreign column `f` refers to key column `k`:
  * matched = tokens of f's name found in k's name or in k's TABLE name;
  * 0 unless a non-generic token matched (sharing only `id` is no evidence);
- * otherwise w(matched) / w(tokens(f) ∪ tokens(k)), generic tokens weighing 0.5.
+ * otherwise w(matched) / w(tokens(f) ∪ tokens(k)), where generic tokens and f's role words
+ * (`roleTokens`: `home` of `home_team_id`, the `2` of `Club_ID_2`) weigh 0.5: like `id`, they
+ * say which row or what kind of reference, not which table.
  * `player_id` -> player.`id`: 1; `CountryCode` -> country.`Code`: 1;
- * `home_team_id` -> team.`id`: 0.6; `winner_id` -> player.`id`: 0; a token closing a compound
+ * `home_team_id` -> team.`id`: 0.75; `winner_id` -> player.`id`: 0; a token closing a compound
  * word of the key's table name counts as found there (`hero_id` -> superhero.`id`: 1). Two names
  * are the same (1) when their letters are (`stuid` ~ `StuID`).
  */
 export function joinTokenEvidence(f: PreparedColumn, k: PreparedColumn): number {
   // The key's own name, split another way (`stuid` ~ `StuID`): the letters are the same.
   if (!k.genericOnly && f.compactName === k.compactName) return 1;
+  const refersToKey = (t: string) => k.tokens.has(t) || k.table.nameTokens.has(t) || k.table.compoundTails.has(t);
+  const roles = roleTokens(f.tokenKey.split(' '), refersToKey);
   let matched = 0;
   let core = false;
   let union = 0;
   for (const t of f.tokens) {
-    const w = tokenWeight(t);
-    union += w;
-    if (k.tokens.has(t) || k.table.nameTokens.has(t) || k.table.compoundTails.has(t)) {
+    if (refersToKey(t)) {
+      const w = tokenWeight(t);
       matched += w;
+      union += w;
       if (!isGenericToken(t)) core = true;
-    }
+    } else union += roles.has(t) ? GENERIC_TOKEN_WEIGHT : tokenWeight(t);
   }
   if (!core) return 0;
   // A key token that abbreviates a matched word (`ContId` of continents, for `Continent`) is
   // that word again, not an unexplained one.
   for (const t of k.tokens) if (!f.tokens.has(t) && !abbreviates(t, f.tokens)) union += tokenWeight(t);
   return Math.min(1, matched / union);
+}
+
+/**
+ * The role words of a reference's name (`tokens`, in order): numbers, and, when the name ends
+ * with words found in the key's name or its table's (trailing numbers aside), one of them not
+ * generic, every word before those: `reported_by_staff_id` -> staff.`staff_id` (reported, by),
+ * `dst_apid` -> airports.`apid` (dst), `hair_colour_id` -> colour.`id` (hair). Schemas name a
+ * second reference to one table this way; the words say which row, not which table.
+ */
+function roleTokens(tokens: readonly string[], refersToKey: (t: string) => boolean): Set<string> {
+  const isNumber = (t: string) => /^\p{N}+$/u.test(t);
+  const roles = new Set(tokens.filter(isNumber));
+  let end = tokens.length;
+  while (end > 0 && isNumber(tokens[end - 1])) end--;
+  let start = end;
+  while (start > 0 && refersToKey(tokens[start - 1])) start--;
+  if (tokens.slice(start, end).some((t) => !isGenericToken(t))) for (const t of tokens.slice(0, start)) roles.add(t);
+  return roles;
 }
 
 /** `short` (3+ letters) is the beginning of a longer word in `words`. */

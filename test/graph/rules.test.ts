@@ -60,15 +60,28 @@ describe('join name evidence', () => {
     id: [1, 2, 3],
     team_id: [1, 2, 2],
     stuid: [1, 2, 3],
+    reported_by_staff_id: [1, 2, 3],
+    dst_apid: [1, 2, 3],
+    Club_ID_2: [1, 2, 3],
+    team_manager: [1, 2, 3],
   });
 
   const student = makeTable('student', { StuID: range(1, 30) });
-  const keyTables: Record<string, GraphTable> = { player, country, team, student };
+  const staff = makeTable('staff', { staff_id: range(1, 30) });
+  const airports = makeTable('airports', { apid: range(1, 30) });
+  const club = makeTable('club', { Club_ID: range(1, 30) });
+  const keyTables: Record<string, GraphTable> = { player, country, team, student, staff, airports, club };
   it.each([
     ['player_id', 'player', 'id', 1],
     ['CountryCode', 'country', 'Code', 1],
     ['team_id', 'team', 'team_id', 1],
-    ['home_team_id', 'team', 'id', 0.6],
+    // Role words (before the words naming the key, and numbers) weigh like generic tokens.
+    ['home_team_id', 'team', 'id', 0.75],
+    ['reported_by_staff_id', 'staff', 'staff_id', 0.6],
+    ['dst_apid', 'airports', 'apid', 2 / 3],
+    ['Club_ID_2', 'club', 'Club_ID', 0.75],
+    // A word after the ones naming the key is not a role: it says what else the column is.
+    ['team_manager', 'team', 'id', 0.4],
     ['winner_id', 'player', 'id', 0],
     ['id', 'player', 'id', 0],
     ['stuid', 'student', 'StuID', 1],

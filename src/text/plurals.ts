@@ -16,6 +16,9 @@ const SINGULAR_IRREGULAR: Record<string, string> = {
   news: 'news',
   indices: 'index',
   statuses: 'status',
+  buses: 'bus',
+  viruses: 'virus',
+  focuses: 'focus',
   addresses: 'address',
 };
 
@@ -27,6 +30,10 @@ export function singularise(token: string): string {
   if (token.length <= 3 || !/^\p{L}+$/u.test(token)) return token;
   if (token.endsWith('ies')) return token.slice(0, -3) + 'y';
   if (/(ss|us|is|ics|ias)$/.test(token)) return token;
+  // `-us` nouns (campus, census, bonus): a letter that ends no `-use` word comes before the `us`,
+  // where house, cause, abuse, excuse and muse keep their e. Until then `Campuses` was `campuse`
+  // and never met a `Campus` column or question word.
+  if (/[ptngxsi]uses$/.test(token)) return token.slice(0, -2);
   if (/(sses|xes|zes|ches|shes)$/.test(token)) return token.slice(0, -2);
   if (token.endsWith('s')) return token.slice(0, -1);
   return token;

@@ -57,6 +57,11 @@ describe('plural folding', () => {
     ]);
   });
 
+  it('singularise: -us nouns lose -es, -use nouns only -s', () => {
+    const plurals = ['campuses', 'bonuses', 'censuses', 'statuses', 'buses', 'viruses', 'houses', 'causes', 'courses', 'nurses', 'excuses'];
+    expect(plurals.map(singularise)).toEqual(['campus', 'bonus', 'census', 'status', 'bus', 'virus', 'house', 'cause', 'course', 'nurse', 'excuse']);
+  });
+
   it('foldPlural is crude on purpose (status -> statu)', () => {
     expect(['singers', 'countries', 'matches', 'class', 'age', 'status'].map(foldPlural)).toEqual([
       'singer', 'country', 'match', 'class', 'age', 'statu',

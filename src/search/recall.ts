@@ -111,6 +111,9 @@ export function identifierTerms(name: string): string[] {
   return out;
 }
 
+/** A phrase "X of Y" of one word each side (WordNet's "course of study", "place of origin"); X is its head. */
+const OF_PHRASE = /^(\S+) of \S+$/i;
+
 /**
  * Entries each question-keyed cache of a `LexicalIndex` keeps (per kind: phrases, relatives, per
  * synonym source the WordNet words): words and word pairs come from callers' questions.
@@ -233,8 +236,10 @@ export class LexicalIndex {
    * "educational institution"), as those words, in order; with `multiWord`, also those of two or
    * three words, not all generic, that the lake holds as one word (`firstname`) or as a phrase
    * (every word a lake word: "first name" for `first_name`, matched by `tablesWithPhrase`), as
-   * that word or the space-joined words. Cached per `source` and `key` (the relation and the
-   * word): a word can have hundreds of narrower nouns, and words recur from question to question.
+   * that word or the space-joined words, and of a phrase "X of Y" its head X when X is a specific
+   * lake word ("course of study", a synonym of curriculum: `course`). Cached per `source` and `key`
+   * (the relation and the word): a word can have hundreds of narrower nouns, and words recur from
+   * question to question.
    */
   lakeForms(source: object, key: string, phrases: () => readonly string[], multiWord = false): readonly string[] {
     let bySource = this.formCache.get(source);
@@ -242,6 +247,12 @@ export class LexicalIndex {
     return memoInto(bySource, multiWord ? `${key}\u0000phrases` : key, MAX_CACHED_PER_KIND, () => {
       const forms: string[] = [];
       for (const phrase of phrases()) {
+        const head = multiWord ? OF_PHRASE.exec(phrase)?.[1] : undefined;
+        if (head !== undefined) {
+          const [word, ...rest] = identifierTerms(head);
+          if (word && rest.length === 0 && !isGenericToken(word) && this.has(word)) forms.push(word);
+          continue;
+        }
         const parts = identifierTerms(phrase);
         if (parts.length === 1) {
           if (this.has(parts[0])) forms.push(parts[0]);

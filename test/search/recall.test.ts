@@ -145,6 +145,19 @@ describe('question recall: synonyms the lake holds as a phrase', () => {
     expect(recall.match('department')?.[k] ?? 0).toBe(0);
   });
 
+  it('a synonym "X of Y" meets the tables named by its head X ("curriculum" ~ "course of study" -> course)', () => {
+    const lake = snapshotOf([table('course', ['course_id', 'title']), table('student', ['student_id', 'name'])], []);
+    const recall = new QuestionRecall(LexicalIndex.of(lake), 'What is the title of the curriculum with the most students?', { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+    const k = termIndex(recall, 'curriculum');
+    expect(k).toBeGreaterThanOrEqual(0);
+    expect(recall.match('course')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.synonymFactor, 6);
+    expect(recall.matchesLexically('course', k)).toBe(true);
+    // Only the head: the other word of the phrase names nothing, a generic head is no form.
+    const index = LexicalIndex.of(schoolLake());
+    expect(index.lakeForms({}, 'synonym:y', () => ['school of thought', 'name of the game', 'department of x y'], true)).toEqual(['school']);
+    expect(index.lakeForms({}, 'synonym:y', () => ['school of thought'])).toEqual([]);
+  });
+
   it('LexicalIndex.lakeForms with multi-word phrases keeps those the lake holds as one word or as words of one name, never generic-only ones', () => {
     const index = LexicalIndex.of(schoolLake());
     const phrases = ['high schooler', 'first name', 'given name', 'school id', 'id name', 'one', 'a b c d'];

@@ -1,4 +1,5 @@
 import { singularise, splitIdentifier } from '../text/index.js';
+import { memoInto } from '../util/boundedMemo.js';
 
 /**
  * Identifier tokens: the name evidence that joins and unions rest on. Splitting and plural
@@ -23,12 +24,8 @@ export const GENERIC_TOKEN_WEIGHT = 0.5;
  * boundaries (`game_part1` -> game, part, 1).
  */
 export function tokeniseIdentifier(name: string): string[] {
-  const cached = tokenCache.get(name);
-  if (cached) return [...cached];
-  const tokens = tokenise(name);
-  if (tokenCache.size >= TOKEN_CACHE_MAX) tokenCache.clear();
-  tokenCache.set(name, tokens);
-  return [...tokens];
+  // A copy: callers may change the list they get.
+  return [...memoInto(tokenCache, name, TOKEN_CACHE_MAX, () => tokenise(name))];
 }
 
 /** Lake headers repeat (`id`, `name`, ...): memoise tokenisation. */

@@ -4,6 +4,7 @@
  * both tables it covers. Pure functions of the two prepared tables.
  */
 import { jaccard } from '../sketch/minhash.js';
+import { memoInto } from '../util/boundedMemo.js';
 import { maxWeightAssignment } from './hungarian.js';
 import { embeddingEvidence, type PreparedColumn, type PreparedTable } from './prepared.js';
 import { editSimilarity, weightedTokenJaccard } from './tokens.js';
@@ -42,21 +43,14 @@ const NAME_CACHE_MAX = 200_000;
 function nameSimilarity(a: PreparedColumn, b: PreparedColumn): NameSimilarity {
   // Pair key from the two interned name numbers (exact while fewer than 2^26 names).
   const key = a.nameId < b.nameId ? a.nameId * 67108864 + b.nameId : b.nameId * 67108864 + a.nameId;
-  let hit = nameCache.get(key);
-  if (hit) return hit;
-  const tokens = weightedTokenJaccard(a.tokens, b.tokens);
-  const edit = editSimilarity(a.compactName, b.compactName);
-  // Edit similarity of short unrelated names is often 0.3-0.5 (`age` ~ `name`): only the part
-  // above 0.5 counts, rescaled to [0,1].
-  const editTerm = Math.max(0, 2 * edit - 1);
-  hit = {
-    header: Math.max(tokens, editTerm),
-    sharedCoreToken: a.coreTokens.some((t) => b.tokens.has(t)),
-    edit,
-  };
-  if (nameCache.size >= NAME_CACHE_MAX) nameCache.clear();
-  nameCache.set(key, hit);
-  return hit;
+  return memoInto(nameCache, key, NAME_CACHE_MAX, () => {
+    const tokens = weightedTokenJaccard(a.tokens, b.tokens);
+    const edit = editSimilarity(a.compactName, b.compactName);
+    // Edit similarity of short unrelated names is often 0.3-0.5 (`age` ~ `name`): only the part
+    // above 0.5 counts, rescaled to [0,1].
+    const editTerm = Math.max(0, 2 * edit - 1);
+    return { header: Math.max(tokens, editTerm), sharedCoreToken: a.coreTokens.some((t) => b.tokens.has(t)), edit };
+  });
 }
 
 /**

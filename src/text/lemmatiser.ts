@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { memoInto } from '../util/boundedMemo.js';
 import { ErrorCode, GraftError } from '../util/errors.js';
 import { foldUnknownPlural } from './plurals.js';
 
@@ -56,8 +57,11 @@ const HEADER_CACHE_LIMIT = 200_000;
  * are defined by wink's lemmas, a rule fallback would silently make incompatible vectors.
  */
 export function lemmatiseHeaderWord(word: string): string {
-  const hit = headerCache.get(word);
-  if (hit !== undefined) return hit;
+  // Clearing the cache only costs time; lemmas do not depend on what was cached.
+  return memoInto(headerCache, word, HEADER_CACHE_LIMIT, () => headerLemma(word));
+}
+
+function headerLemma(word: string): string {
   let lemma = word;
   if (word.length > 1 && /\p{L}/u.test(word)) {
     let nlp: WinkNlp;
@@ -73,9 +77,6 @@ export function lemmatiseHeaderWord(word: string): string {
     const winkLemma = lemmas.length === 1 && lemmas[0] ? lemmas[0].toLowerCase() : word;
     lemma = winkLemma === word ? foldUnknownPlural(word) : winkLemma;
   }
-  // Clearing the cache only costs time; lemmas do not depend on what was cached.
-  if (headerCache.size >= HEADER_CACHE_LIMIT) headerCache.clear();
-  headerCache.set(word, lemma);
   return lemma;
 }
 

@@ -1,4 +1,5 @@
 import type { TableFilter } from '../../engine/types.js';
+import { memoInto } from '../../util/boundedMemo.js';
 import { BadInputError } from '../../util/errors.js';
 
 /**
@@ -76,14 +77,7 @@ export class GrantScope {
    * compiled once, not per request).
    */
   static of(patterns: string[]): GrantScope {
-    const key = patterns.join('\u0000');
-    let scope = builtScopes.get(key);
-    if (!scope) {
-      scope = new GrantScope(patterns.map(validateGrant), false);
-      if (builtScopes.size >= MAX_BUILT_SCOPES) builtScopes.clear();
-      builtScopes.set(key, scope);
-    }
-    return scope;
+    return memoInto(builtScopes, patterns.join('\u0000'), MAX_BUILT_SCOPES, () => new GrantScope(patterns.map(validateGrant), false));
   }
 
   allows(sourceRoot: string, tableName: string): boolean {

@@ -92,17 +92,23 @@ async function run(db: CatalogDatabase, lakeDir: string, methods: string[], inte
   return results;
 }
 
+/**
+ * graft's error analysis of a full run at `budget` (its 20 worst Sufficiency misses), written to
+ * the section bench:<dataset>-misses; not for a --limit run.
+ */
+function analyseMisses(results: BenchResults, budget: number): void {
+  if (limit || !results.outFile) return;
+  execFileSync(process.execPath, ['--import', 'tsx', 'bench/analyse-misses.ts', results.outFile, '--method', 'graft', '--budget', String(budget)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  log(`error analysis written (bench:${results.dataset}-misses)`);
+}
+
 const started = Date.now();
 const spider = await ensureLake('spider', path.join(SHARED, 'spider/database'), path.join(SHARED, 'jar/spider/dev.json'));
 const spiderDb = await openCatalog({ dataDir: path.join(spider, '.graft-db') });
 try {
   if (!onlyTrain) {
     const offline = await run(spiderDb, spider, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
-    if (!limit && offline.outFile) {
-      // The error analysis of the 20 worst Sufficiency misses (section bench:spider-misses).
-      execFileSync(process.execPath, ['--import', 'tsx', 'bench/analyse-misses.ts', offline.outFile, '--method', 'graft', '--budget', '10'], { stdio: ['ignore', 'ignore', 'inherit'] });
-      log('error analysis written (bench:spider-misses)');
-    }
+    analyseMisses(offline, 10);
     await run(spiderDb, spider, ENGINE_METHODS, `decomp:${path.join(SHARED, 'jar/spider/decomp.json')}`);
   }
   if (!skipTrain) {
@@ -119,10 +125,7 @@ if (!skipBird && !onlyTrain) {
   const birdDb = await openCatalog({ dataDir: path.join(bird, '.graft-db') });
   try {
     const offline = await run(birdDb, bird, [...BASELINE_METHODS, ...ENGINE_METHODS], 'offline');
-    if (!limit && offline.outFile) {
-      execFileSync(process.execPath, ['--import', 'tsx', 'bench/analyse-misses.ts', offline.outFile, '--method', 'graft', '--budget', '15'], { stdio: ['ignore', 'ignore', 'inherit'] });
-      log('error analysis written (bench:bird-misses)');
-    }
+    analyseMisses(offline, 15);
   } finally {
     await birdDb.close();
   }

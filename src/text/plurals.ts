@@ -15,7 +15,6 @@ const SINGULAR_IRREGULAR: Record<string, string> = {
   species: 'species',
   news: 'news',
   indices: 'index',
-  statuses: 'status',
   buses: 'bus',
   viruses: 'virus',
   focuses: 'focus',

@@ -33,19 +33,20 @@ export function joinTokenEvidence(f: PreparedColumn, k: PreparedColumn): number 
   // The key's own name, split another way (`stuid` ~ `StuID`): the letters are the same.
   if (!k.genericOnly && f.compactName === k.compactName) return 1;
   const refersToKey = (t: string) => k.tokens.has(t) || k.table.nameTokens.has(t) || k.table.compoundTails.has(t);
-  const roles = roleTokens(f.tokenKey.split(' '), refersToKey);
   let matched = 0;
   let core = false;
-  let union = 0;
+  let unexplained = false;
   for (const t of f.tokens) {
     if (refersToKey(t)) {
-      const w = tokenWeight(t);
-      matched += w;
-      union += w;
+      matched += tokenWeight(t);
       if (!isGenericToken(t)) core = true;
-    } else union += roles.has(t) ? GENERIC_TOKEN_WEIGHT : tokenWeight(t);
+    } else unexplained = true;
   }
   if (!core) return 0;
+  // Role words only matter (and are only worked out) for a name that matched at all.
+  const roles = unexplained ? roleTokens(f.tokenKey.split(' '), refersToKey) : undefined;
+  let union = 0;
+  for (const t of f.tokens) union += !refersToKey(t) && roles?.has(t) ? GENERIC_TOKEN_WEIGHT : tokenWeight(t);
   // A key token that abbreviates a matched word (`ContId` of continents, for `Continent`) is
   // that word again, not an unexplained one.
   for (const t of k.tokens) if (!f.tokens.has(t) && !abbreviates(t, f.tokens)) union += tokenWeight(t);

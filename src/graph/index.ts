@@ -2,6 +2,7 @@ export * from './types.js';
 export { LakeGraphIndex } from './lakeGraphIndex.js';
 export {
   tokeniseIdentifier,
+  identifierTerms,
   GENERIC_TOKENS,
   isGenericToken,
   weightedTokenJaccard,

@@ -11,7 +11,7 @@ import {
   valueSpecificity,
   type TypeFamily,
 } from './columnTraits.js';
-import { isGenericToken, tokeniseIdentifier } from './tokens.js';
+import { identifierTerms, isGenericToken, tokeniseIdentifier } from './tokens.js';
 import type { GraphColumn, GraphOptions, GraphTable } from './types.js';
 
 export interface PreparedColumn {
@@ -45,7 +45,10 @@ export interface PreparedColumn {
 
 export interface PreparedTable {
   table: GraphTable;
-  /** Table-name tokens without digit-only tokens (`game_part1` -> game, part). */
+  /**
+   * Table-name words (`identifierTerms`: a file's hash-like part and single letters dropped) without
+   * digit-only tokens (`game_part_2` -> game, part; `Forms_297f151b` -> form).
+   */
   nameTokens: ReadonlySet<string>;
   /** Table-name tokens without shard/copy words (`game_part1` -> game): compares shard names. */
   stemTokens: ReadonlySet<string>;
@@ -106,7 +109,7 @@ function internName(tokenKey: string): number {
 }
 
 export function prepareTable(table: GraphTable, opts: GraphOptions): PreparedTable {
-  const nameTokens = new Set(tokeniseIdentifier(table.name).filter((t) => !/^\p{N}+$/u.test(t)));
+  const nameTokens = new Set(identifierTerms(table.name).filter((t) => !/^\p{N}+$/u.test(t)));
   const prepared: PreparedTable = {
     table,
     nameTokens,

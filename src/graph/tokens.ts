@@ -1,4 +1,4 @@
-import { singularise, splitIdentifier } from '../text/index.js';
+import { isNoiseToken, singularise, splitIdentifier } from '../text/index.js';
 import { memoInto } from '../util/boundedMemo.js';
 
 /**
@@ -34,6 +34,20 @@ const TOKEN_CACHE_MAX = 100_000;
 
 function tokenise(name: string): string[] {
   return splitIdentifier(name).map(singularise);
+}
+
+/**
+ * The words of a name, hash-like parts (`singer_48d1c03c`, `orders-7f3a9c1e`: `isNoiseToken`)
+ * dropped before splitting and single letters after, so a file's content hash is no word of its
+ * table's name: `Forms_297f151b` is `form`, not form, f, b.
+ */
+export function identifierTerms(name: string): string[] {
+  const out: string[] = [];
+  for (const part of name.split(/[^\p{L}\p{N}]+/u)) {
+    if (part === '' || isNoiseToken(part.toLowerCase())) continue;
+    for (const t of tokeniseIdentifier(part)) if (t.length > 1 || /\d/.test(t)) out.push(t);
+  }
+  return out;
 }
 
 export function isGenericToken(token: string): boolean {

@@ -1,6 +1,6 @@
 import { defaultWordVectors, type WordVectors } from '../embed/index.js';
-import { isGenericToken, tokeniseIdentifier } from '../graph/index.js';
-import { defaultLemmatiser, isNoiseToken } from '../text/index.js';
+import { identifierTerms, isGenericToken, tokeniseIdentifier } from '../graph/index.js';
+import { defaultLemmatiser } from '../text/index.js';
 import { defaultSynonyms, normaliseValue, STOP_WORDS, tokeniseQuestion, type SynonymSource } from '../intent/index.js';
 import { memoInto } from '../util/boundedMemo.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
@@ -100,16 +100,6 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   vectorMaxRelatives: 2,
   vectorPluralRelatives: 1,
 };
-
-/** Name-side tokens of an identifier: hash-like parts (`singer_48d1c03c`) dropped before splitting. */
-export function identifierTerms(name: string): string[] {
-  const out: string[] = [];
-  for (const part of name.split(/[^\p{L}\p{N}]+/u)) {
-    if (part === '' || isNoiseToken(part.toLowerCase())) continue;
-    for (const t of tokeniseIdentifier(part)) if (t.length > 1 || /\d/.test(t)) out.push(t);
-  }
-  return out;
-}
 
 /** A phrase "X of Y" of one word each side (WordNet's "course of study", "place of origin"); X is its head. */
 const OF_PHRASE = /^(\S+) of \S+$/i;

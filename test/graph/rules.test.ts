@@ -98,6 +98,18 @@ describe('join name evidence', () => {
     expect(joinTokenEvidence(col(orders, 'order_id'), col(border, 'id'))).toBe(0);
     expect(joinTokenEvidence(col(heroPower, 'power_id'), col(superhero, 'id'))).toBe(0);
   });
+
+  it("a file's content hash is no word of its table's name (f_id is not named by Forms_297f151b)", () => {
+    const forms = makeTable('Forms_297f151b', { form_id: range(1, 40) });
+    const files = makeTable('files_3abeac06', { f_id: range(1, 20) });
+    const reviews = makeTable('review_213f1c81', { a_id: range(1, 20), form_id: range(1, 20) });
+    expect(prep(forms).nameTokens).toEqual(new Set(['form']));
+    expect(joinTokenEvidence(col(files, 'f_id'), col(forms, 'form_id'))).toBe(0);
+    expect(joinTokenEvidence(col(reviews, 'a_id'), col(forms, 'form_id'))).toBe(0);
+    // The name's own words still name the table.
+    expect(joinTokenEvidence(col(reviews, 'form_id'), col(forms, 'form_id'))).toBe(1);
+    expect(evaluateJoin(col(files, 'f_id'), col(forms, 'form_id'), OPTS)).toBeNull();
+  });
 });
 
 describe('a lookup table of two rows', () => {
@@ -282,6 +294,10 @@ describe('union rules', () => {
     expect(scoreUnion(prep(category), prep(genre), OPTS)).toBeNull();
     const c2 = makeTable('category_part2', { id: range(11, 20), name: range(11, 20).map((i) => `cat ${i}`) });
     expect(scoreUnion(prep(category), prep(c2), OPTS)!.score).toBeGreaterThanOrEqual(0.8);
+    // Shards named by one table and a content hash each: the hashes are no words of the names.
+    const h1 = makeTable('category_3fa9c2d1', { id: range(1, 10), name: range(1, 10).map((i) => `cat ${i}`) });
+    const h2 = makeTable('category_b81e0a47', { id: range(11, 20), name: range(11, 20).map((i) => `cat ${i}`) });
+    expect(scoreUnion(prep(h1), prep(h2), OPTS)!.score).toBeGreaterThanOrEqual(0.8);
   });
 
   it('type families never align', () => {

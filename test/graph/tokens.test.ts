@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   editDistance,
   editSimilarity,
+  identifierTerms,
   tokeniseIdentifier,
   weightedTokenJaccard,
 } from '../../src/graph/index.js';
@@ -29,6 +30,21 @@ describe('tokeniseIdentifier', () => {
     ['Straße_Name', ['straße', 'name']],
   ])('%s -> %j', (input, expected) => {
     expect(tokeniseIdentifier(input)).toEqual(expected);
+  });
+});
+
+describe('identifierTerms', () => {
+  it.each([
+    ['Forms_297f151b', ['form']],
+    ['singer_48d1c03c', ['singer']],
+    ['orders-3m', ['order', '3']],
+    ['export_a1b2c3d4e5', ['export']],
+    // `isNoiseToken` takes any part mixing letters and digits over 5+ characters for machine-made.
+    ['game_part1', ['game']],
+    ['game_p1', ['game', '1']],
+    ['f_id', ['id']],
+  ])('%s -> %j', (input, expected) => {
+    expect(identifierTerms(input)).toEqual(expected);
   });
 });
 

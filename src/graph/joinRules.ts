@@ -35,18 +35,21 @@ export function joinTokenEvidence(f: PreparedColumn, k: PreparedColumn): number 
   const refersToKey = (t: string) => k.tokens.has(t) || k.table.nameTokens.has(t) || k.table.compoundTails.has(t);
   let matched = 0;
   let core = false;
-  let unexplained = false;
+  const unexplained: string[] = [];
   for (const t of f.tokens) {
     if (refersToKey(t)) {
       matched += tokenWeight(t);
       if (!isGenericToken(t)) core = true;
-    } else unexplained = true;
+    } else unexplained.push(t);
   }
   if (!core) return 0;
-  // Role words only matter (and are only worked out) for a name that matched at all.
-  const roles = unexplained ? roleTokens(f.tokenKey.split(' '), refersToKey) : undefined;
-  let union = 0;
-  for (const t of f.tokens) union += !refersToKey(t) && roles?.has(t) ? GENERIC_TOKEN_WEIGHT : tokenWeight(t);
+  // Role words only matter (and are only worked out) for a name that matched at all. Weights are
+  // 1 and 0.5, so the sums are exact whatever the order.
+  let union = matched;
+  if (unexplained.length > 0) {
+    const roles = roleTokens(f.tokenKey.split(' '), refersToKey);
+    for (const t of unexplained) union += roles.has(t) ? GENERIC_TOKEN_WEIGHT : tokenWeight(t);
+  }
   // A key token that abbreviates a matched word (`ContId` of continents, for `Continent`) is
   // that word again, not an unexplained one.
   for (const t of k.tokens) if (!f.tokens.has(t) && !abbreviates(t, f.tokens)) union += tokenWeight(t);

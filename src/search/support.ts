@@ -1,7 +1,6 @@
 import { cosine } from '../embed/index.js';
-import { tokeniseIdentifier } from '../graph/index.js';
+import { identifierTerms } from '../graph/index.js';
 import type { IntentAtom } from '../intent/index.js';
-import { isNoiseToken } from '../text/index.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
 
 /**
@@ -40,8 +39,9 @@ export interface AtomContext {
   parent: number;
 }
 
+/** A label's or name's words, read like every table name (`identifierTerms`: hash-like parts and single letters dropped). */
 export function labelTokens(label: string): Set<string> {
-  return new Set(tokeniseIdentifier(label).filter((t) => (t.length > 1 || /\d/.test(t)) && !isNoiseToken(t)));
+  return new Set(identifierTerms(label));
 }
 
 /** Share of `label` tokens found in `name` tokens (0 when the label has none). */

@@ -244,6 +244,9 @@ export class LexicalIndex {
           continue;
         }
         const parts = identifierTerms(phrase);
+        // A number is no word here (the question's own numbers are not words either):
+        // WordNet's "2" for two would name every table with a `Code2` column.
+        if (parts.some((w) => /^\d+$/.test(w))) continue;
         if (parts.length === 1) {
           if (this.has(parts[0])) forms.push(parts[0]);
         } else if (multiWord && parts.length <= 3 && !parts.every((w) => isGenericToken(w))) {

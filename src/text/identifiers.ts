@@ -54,11 +54,13 @@ export function splitIdentifier(name: string, options: Readonly<SplitOptions> = 
 
 /**
  * Machine-made name parts that are not words: content hashes, build ids, uuids segments
- * (`orders_7f3a9c1e.parquet`, `export_a1b2c3d4e5`). Letters and digits mixed over 5+ characters,
- * or 8+ hex digits. Lake files carry these routinely; matching must see past them.
+ * (`orders_7f3a9c1e.parquet`, `export_a1b2c3d4e5`). Letters and digits interleaved over 5+
+ * characters (three runs or more), or 8+ hex digits. Lake files carry these routinely; matching
+ * must see past them. A word with a number before or after it is a word (`covid19`, `line1`,
+ * `address2`, `7days`): one run of letters and one of digits.
  */
 export function isNoiseToken(token: string): boolean {
-  if (token.length >= 5 && /\d/.test(token) && /[a-z]/.test(token)) return true;
+  if (token.length >= 5 && /\d/.test(token) && /[a-z]/.test(token) && (token.match(/[a-z]+|\d+/g) ?? []).length >= 3) return true;
   return token.length >= 8 && /^[0-9a-f]+$/.test(token) && /\d/.test(token);
 }
 

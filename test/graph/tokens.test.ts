@@ -39,8 +39,10 @@ describe('identifierTerms', () => {
     ['singer_48d1c03c', ['singer']],
     ['orders-3m', ['order', '3']],
     ['export_a1b2c3d4e5', ['export']],
-    // `isNoiseToken` takes any part mixing letters and digits over 5+ characters for machine-made.
-    ['game_part1', ['game']],
+    // A word with a number after it is a word, not a hash (`isNoiseToken`).
+    ['game_part1', ['game', 'part', '1']],
+    ['covid19_cases_3fa9c2e1', ['covid', '19', 'case']],
+    ['address_line1', ['address', 'line', '1']],
     ['game_p1', ['game', '1']],
     ['f_id', ['id']],
   ])('%s -> %j', (input, expected) => {

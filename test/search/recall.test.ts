@@ -201,3 +201,31 @@ describe('question recall: word-vector relatives of a plural', () => {
     expect(singular.match('product')?.[termIndex(singular, 'good')] ?? 0).toBe(0);
   });
 });
+
+describe('question recall: names with numbers', () => {
+  it('a word written with a number ("covid19", `address_line1`) is a word of the question and of the lake, a file hash is not', () => {
+    const lakeWithNumbers = snapshotOf(
+      [
+        table('covid19_cases_3fa9c2e1', ['region', 'reported_on', 'cases']),
+        table('flu_cases_9b1d0e47', ['region', 'reported_on', 'cases']),
+        table('customer_5c7e2a90', ['customer_id', 'address_line1', 'city']),
+      ],
+      [],
+    );
+    const recall = new QuestionRecall(LexicalIndex.of(lakeWithNumbers), 'How many covid19 cases were reported per region?', { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+    const k = termIndex(recall, 'covid');
+    expect(k).toBeGreaterThanOrEqual(0);
+    expect(recall.match('covid19_cases_3fa9c2e1')![k]).toBeGreaterThan(0);
+    expect(recall.match('flu_cases_9b1d0e47')?.[k] ?? 0).toBe(0);
+    expect(recall.ranked()[0]).toBe('covid19_cases_3fa9c2e1');
+    const line = new QuestionRecall(LexicalIndex.of(lakeWithNumbers), 'Which customers have no second address line?', { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+    expect(line.match('customer_5c7e2a90')![termIndex(line, 'line')]).toBeGreaterThan(0);
+  });
+
+  it('the number of a name is no word a synonym names (WordNet\'s "2" for two does not reach a `Code2` column)', () => {
+    const lakeWithCodes = snapshotOf([table('country_6b1d0e47', ['code', 'code2', 'name']), table('language_0c9e2d31', ['country_code', 'language'])], []);
+    const recall = new QuestionRecall(LexicalIndex.of(lakeWithCodes), 'Which countries speak two languages?', { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+    expect(termIndex(recall, 'two')).toBe(-1);
+    expect(recall.ranked()[0]).toBe('language_0c9e2d31');
+  });
+});

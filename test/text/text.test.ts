@@ -30,14 +30,17 @@ describe('splitIdentifier', () => {
     expect(splitIdentifier('release-year.v2', NAME_INDEX_SPLIT)).toEqual(['release', 'year', 'v2']);
     expect(splitIdentifier('Café Owner', NAME_INDEX_SPLIT)).toEqual(['cafe', 'owner']);
     expect(splitIdentifier('orders_7f3a9c1e', NAME_INDEX_SPLIT)).toEqual(['orders']);
+    expect(splitIdentifier('covid19_cases_7f3a9c1e', NAME_INDEX_SPLIT)).toEqual(['covid19', 'cases']);
     // nothing but noise: the noise is kept rather than returning no words
     expect(splitIdentifier('7f3a9c1e', NAME_INDEX_SPLIT)).toEqual(['7f3a9c1e']);
     expect(splitIdentifier('orders_7f3a9c1e')).toEqual(['orders', '7', 'f', '3', 'a', '9', 'c', '1', 'e']);
   });
 
   it('tells hash-like parts from words', () => {
-    expect(['7f3a9c1e', 'a1b2c3d4e5', 'deadbeef01'].map(isNoiseToken)).toEqual([true, true, true]);
+    expect(['7f3a9c1e', 'a1b2c3d4e5', 'deadbeef01', '48d1c03c', 'a3f9c1', 'x9k2b'].map(isNoiseToken)).toEqual([true, true, true, true, true, true]);
     expect(['player', 'v2', 'deadbeef', '2010'].map(isNoiseToken)).toEqual([false, false, false, false]);
+    // A word with a number before or after it is no hash.
+    expect(['covid19', 'line1', 'address2', 'part1', '7days', 'top100'].map(isNoiseToken)).toEqual([false, false, false, false, false, false]);
   });
 });
 

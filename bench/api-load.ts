@@ -12,7 +12,9 @@
  *   npx tsx bench/api-load.ts [--home DIR] [--demo] [--duration 60] [--connections 50] [--in-process] [--no-write]
  *
  * --demo builds and ingests the demo lake into the catalog first when it holds no tables.
- * GRAFT_ENGINE_WORKERS and GRAFT_ENGINE_NICE set the engine pool as for `graft serve`.
+ * GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE and GRAFT_ENGINE_WARMUP_MS set the engine pool as for
+ * `graft serve`; the loads start once its warm-up is over, as on a server that has been up a few
+ * seconds (GRAFT_ENGINE_WARMUP_MS=0: cold workers).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -112,6 +114,9 @@ const scenarios = [
   { name: '/healthz', connections: 2, requests: [{ method: 'GET', path: '/healthz', headers: {} }] },
 ];
 
+// What `graft serve` does when it starts (in the background there; waited for here).
+const warmup = pool && pool.warmupMs > 0 ? await pool.warmUp() : null;
+
 const loadAverageAtStart = os.loadavg().map((x) => round(x, 2));
 const rssBefore = rssMiB();
 let results;
@@ -153,7 +158,7 @@ const report = {
   catalog: db.description,
   tables,
   embedder: embedder.id,
-  engine: pool ? `worker pool, ${pool.threads} threads at nice +${pool.niceIncrement}` : 'in-process',
+  engine: pool ? `worker pool, ${pool.threads} threads at nice +${pool.niceIncrement}, ${warmup ? `warmed up on ${warmup.questions} questions from the catalog's names in ${warmup.ms} ms` : 'not warmed up'}` : 'in-process',
   connections,
   rssMiB: { before: rssBefore, after: rssMiB() },
   durationSeconds: durationS,

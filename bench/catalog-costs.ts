@@ -8,8 +8,8 @@
  *   at the PGlite client (every Prisma call and raw statement goes through it);
  * - one small SELECT through Prisma's `$queryRawUnsafe` against the raw driver, and one stored
  *   synthesis row through Prisma's `createMany` against the raw driver's INSERT (rows removed after);
- * - the engine pool alone (no HTTP) on the demo questions: ms per task one at a time, tasks/s at
- *   50 in flight.
+ * - the engine pool alone (no HTTP) on the demo questions, after the warm-up `graft serve` gives
+ *   it: ms per task one at a time, tasks/s at 50 in flight.
  *
  *   npx tsx bench/catalog-costs.ts [--home DIR] [--reps 200]
  */
@@ -100,6 +100,9 @@ try {
   await db.sql.query('DELETE FROM synthesis WHERE question = $1', [question]);
 
   const ask = (i: number) => pool.synthesize(questions[i % questions.length], { budget: 10 });
+  // Warmed up as `graft serve` warms its pool (GRAFT_ENGINE_WARMUP_MS; 0: cold workers).
+  const warmup = pool.warmupMs > 0 ? await pool.warmUp() : null;
+  rows.push(['engine pool warm-up (questions from the catalog names / ms)', warmup ? `${warmup.questions} / ${warmup.ms}` : 'none']);
   rows.push(['engine pool, one task at a time (ms per task)', String(await time(ask))]);
   const t = performance.now();
   let done = 0;

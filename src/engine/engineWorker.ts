@@ -4,6 +4,7 @@ import type { IntentGraph } from '../intent/index.js';
 import { GraftError } from '../util/errors.js';
 import { createEngine, type Engine } from './engine.js';
 import { decodeSnapshot } from './snapshotTransfer.js';
+import { warmupQuestions } from './warmup.js';
 import type { AskOptions, TableFilter } from './types.js';
 
 /**
@@ -18,7 +19,9 @@ export interface EngineWorkerData {
 export type EngineTask =
   | ({ kind: 'synthesize'; question: string; opts: Omit<AskOptions, 'allowTable' | 'signal'> } & TaskBase)
   | ({ kind: 'explain'; args: { question?: string; intent?: IntentGraph; tableIds: string[] } } & TaskBase)
-  | ({ kind: 'intentGraph'; question: string; opts: { extractor?: 'offline' | 'llm' } } & TaskBase);
+  | ({ kind: 'intentGraph'; question: string; opts: { extractor?: 'offline' | 'llm' } } & TaskBase)
+  /** Answer `count` questions made from the catalog's names (`warmupQuestions` from `offset`), results dropped; ok: how many. */
+  | ({ kind: 'warmup'; count: number; offset: number } & TaskBase);
 
 interface TaskBase {
   generation: number;
@@ -48,9 +51,24 @@ export default async function runEngineTask(task: EngineTask): Promise<EngineTas
   try {
     if (task.kind === 'synthesize') return { ok: await engine.synthesize(task.question, { ...task.opts, allowTable }) };
     if (task.kind === 'explain') return { ok: await engine.explain({ ...task.args, allowTable }) };
+    if (task.kind === 'warmup') return { ok: await warmUp(engine, task.count, task.offset) };
     return { ok: await engine.intentGraph(task.question, { ...task.opts, allowTable }) };
   } catch (err) {
     if (err instanceof GraftError) return { error: { code: err.code, message: err.message, details: err.details, name: err.name } };
     throw err;
   }
+}
+
+/** Answers the warm-up questions; one the engine refuses (no table matches it) still ran its stages. */
+async function warmUp(engine: Engine, count: number, offset: number): Promise<number> {
+  let answered = 0;
+  for (const question of warmupQuestions(await engine.snapshot(), count, offset)) {
+    try {
+      await engine.synthesize(question, { budget: 10 });
+    } catch (err) {
+      if (!(err instanceof GraftError)) throw err;
+    }
+    answered++;
+  }
+  return answered;
 }

@@ -20,6 +20,8 @@ export interface EnginePoolOptions {
    * (0..19; Linux and macOS; 0: the same). Default `DEFAULT_ENGINE_NICE`.
    */
   niceIncrement?: number;
+  /** How long `warmUp()` runs by default (default `DEFAULT_ENGINE_WARMUP_MS`; 0: it does nothing). */
+  warmupMs?: number;
 }
 
 /**
@@ -31,15 +33,26 @@ export interface EnginePoolOptions {
  */
 export const DEFAULT_ENGINE_NICE = 5;
 
+/** Questions per warm-up task: a few milliseconds each on a small catalog, so real calls interleave. */
+const WARMUP_TASK_QUESTIONS = 4;
+
+/**
+ * How long `graft serve` warms its engine workers up after it starts (`EnginePool.warmUp`), unless
+ * GRAFT_ENGINE_WARMUP_MS says otherwise (0: not at all).
+ */
+export const DEFAULT_ENGINE_WARMUP_MS = 10_000;
+
 /**
  * The pool's settings from the environment, as `graft serve` and the API load bench run it:
  * GRAFT_ENGINE_WORKERS (unset: null, one thread per core; 0: no pool, the engine in-process; n
- * threads, at most 256) and GRAFT_ENGINE_NICE (unset: `DEFAULT_ENGINE_NICE`; 0..19).
+ * threads, at most 256), GRAFT_ENGINE_NICE (unset: `DEFAULT_ENGINE_NICE`; 0..19) and
+ * GRAFT_ENGINE_WARMUP_MS (unset: `DEFAULT_ENGINE_WARMUP_MS`; 0: no warm-up).
  */
-export function enginePoolSettingsFromEnv(env: NodeJS.ProcessEnv): { threads: number | null; niceIncrement?: number } {
+export function enginePoolSettingsFromEnv(env: NodeJS.ProcessEnv): { threads: number | null; niceIncrement?: number; warmupMs: number } {
   const threads = envInt(env, 'GRAFT_ENGINE_WORKERS', 0, 256);
   const niceIncrement = envInt(env, 'GRAFT_ENGINE_NICE', 0, 19);
-  return { threads: threads ?? null, ...(niceIncrement !== undefined ? { niceIncrement } : {}) };
+  const warmupMs = envInt(env, 'GRAFT_ENGINE_WARMUP_MS', 0, 600_000) ?? DEFAULT_ENGINE_WARMUP_MS;
+  return { threads: threads ?? null, ...(niceIncrement !== undefined ? { niceIncrement } : {}), warmupMs };
 }
 
 /**
@@ -61,7 +74,10 @@ export class EnginePool {
   readonly threads: number;
   /** The workers' nice increment over the thread that made the pool. */
   readonly niceIncrement: number;
+  /** How long `warmUp()` runs when not told. */
+  readonly warmupMs: number;
   private generation = 0;
+  private closed = false;
   private loaded: Promise<{ generation: number; snapshot: LakeSnapshot; shared: SharedArrayBuffer }> | null = null;
 
   constructor(
@@ -71,6 +87,7 @@ export class EnginePool {
   ) {
     const threads = (this.threads = Math.max(1, options.threads ?? availableParallelism()));
     this.niceIncrement = options.niceIncrement ?? DEFAULT_ENGINE_NICE;
+    this.warmupMs = options.warmupMs ?? DEFAULT_ENGINE_WARMUP_MS;
     const filename = new URL(import.meta.url.endsWith('.ts') ? './engineWorker.ts' : './engineWorker.js', import.meta.url).href;
     const workerData: EngineWorkerData = { embedder };
     this.pool = new Piscina({
@@ -90,8 +107,8 @@ export class EnginePool {
    * the engine then runs in-process.
    */
   static fromEnv(db: CatalogDatabase, env: NodeJS.ProcessEnv): EnginePool | null {
-    const { threads, niceIncrement } = enginePoolSettingsFromEnv(env);
-    return threads === 0 ? null : new EnginePool(db, embedderConfigFromEnv(env), { threads: threads ?? undefined, niceIncrement });
+    const { threads, niceIncrement, warmupMs } = enginePoolSettingsFromEnv(env);
+    return threads === 0 ? null : new EnginePool(db, embedderConfigFromEnv(env), { threads: threads ?? undefined, niceIncrement, warmupMs });
   }
 
   invalidate(): void {
@@ -100,7 +117,42 @@ export class EnginePool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.pool.destroy();
+  }
+
+  /**
+   * Runs the engine in the workers on questions made from the catalog's own names
+   * (`warmupQuestions`) for about `ms` milliseconds, so that the first real questions are not
+   * answered by cold code (modules and word lists not loaded, hot paths not compiled; README,
+   * "Warm-up"). One lane per
+   * worker, each with one small task in flight: a real call waits behind one warm-up task at most,
+   * and under load the warm-up tasks queue behind the real ones, which warm the workers anyway.
+   * Resolves with the questions answered and the time taken; stops early (`stopped`) when the pool closes.
+   * `graft serve` starts it in the background when it starts.
+   */
+  async warmUp(ms: number = this.warmupMs): Promise<{ questions: number; ms: number; stopped: boolean }> {
+    const started = performance.now();
+    let offset = 0;
+    let questions = 0;
+    const lane = async (): Promise<void> => {
+      while (!this.closed && performance.now() - started < ms) {
+        const at = offset;
+        offset += WARMUP_TASK_QUESTIONS;
+        let answered: number;
+        try {
+          answered = (await this.run({ kind: 'warmup', count: WARMUP_TASK_QUESTIONS, offset: at }, undefined)) as number;
+        } catch (err) {
+          if (this.closed) return;
+          throw err;
+        }
+        // An empty catalog has nothing to ask about.
+        if (answered === 0) return;
+        questions += answered;
+      }
+    };
+    await Promise.all(Array.from({ length: this.threads }, lane));
+    return { questions, ms: Math.round(performance.now() - started), stopped: this.closed };
   }
 
   private current() {

@@ -1,7 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { openCatalog } from '../../src/catalog/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedderConfigFromEnv } from '../../src/embed/index.js';
-import { createEngine, DEFAULT_ENGINE_NICE, EnginePool, enginePoolSettingsFromEnv, type Engine } from '../../src/engine/index.js';
+import { createEngine, DEFAULT_ENGINE_NICE, DEFAULT_ENGINE_WARMUP_MS, EnginePool, enginePoolSettingsFromEnv, warmupQuestions, type Engine } from '../../src/engine/index.js';
 import { BadInputError } from '../../src/util/errors.js';
 import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
 
@@ -73,7 +77,7 @@ describe('engine pool on the demo lake', () => {
 
   it('reads GRAFT_ENGINE_WORKERS and GRAFT_ENGINE_NICE, naming the variable when it is bad', () => {
     const nice = (v: string) => enginePoolSettingsFromEnv({ GRAFT_ENGINE_NICE: v }).niceIncrement;
-    expect(enginePoolSettingsFromEnv({})).toEqual({ threads: null });
+    expect(enginePoolSettingsFromEnv({})).toEqual({ threads: null, warmupMs: DEFAULT_ENGINE_WARMUP_MS });
     expect(enginePoolSettingsFromEnv({}).niceIncrement).toBeUndefined();
     expect(nice('0')).toBe(0);
     expect(nice('19')).toBe(19);
@@ -84,6 +88,52 @@ describe('engine pool on the demo lake', () => {
     expect(enginePoolSettingsFromEnv({ GRAFT_ENGINE_WORKERS: '0' }).threads).toBe(0);
     expect(enginePoolSettingsFromEnv({ GRAFT_ENGINE_WORKERS: '3' }).threads).toBe(3);
     expect(() => enginePoolSettingsFromEnv({ GRAFT_ENGINE_WORKERS: '257' })).toThrow(/GRAFT_ENGINE_WORKERS/);
+    expect(enginePoolSettingsFromEnv({ GRAFT_ENGINE_WARMUP_MS: '0' }).warmupMs).toBe(0);
+    expect(() => enginePoolSettingsFromEnv({ GRAFT_ENGINE_WARMUP_MS: 'soon' })).toThrow(/GRAFT_ENGINE_WARMUP_MS/);
+  });
+
+  it('warms its workers up on questions made from the catalog names, while real calls still get through', async () => {
+    const snapshot = await local.snapshot();
+    const questions = warmupQuestions(snapshot, snapshot.tables.length * 3);
+    // Every table is asked about, in each of the three forms, and none twice.
+    expect(new Set(questions).size).toBe(questions.length);
+    expect(questions.filter((q) => q.includes('player club map')).length).toBeGreaterThanOrEqual(3);
+    expect(warmupQuestions(snapshot, 4, 7)).toEqual(questions.slice(7, 11));
+    const q = demo.gold.questions[0];
+    const warming = pool.warmUp(1500);
+    const during = await pool.synthesize(q.question, { budget: 10 });
+    const done = await warming;
+    expect(done.questions).toBeGreaterThan(pool.threads);
+    expect(done.ms).toBeGreaterThanOrEqual(1500);
+    expect(done.stopped).toBe(false);
+    expect(during.tables).toEqual((await local.synthesize(q.question, { budget: 10 })).tables);
+  });
+
+  it('has nothing to warm up on in an empty catalog', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'graft-warmup-empty-'));
+    const db = await openCatalog({ dataDir: dir });
+    const empty = new EnginePool(db, embedderConfigFromEnv({}), { threads: 1 });
+    try {
+      const done = await empty.warmUp(30_000);
+      expect(done.questions).toBe(0);
+      expect(done.ms).toBeLessThan(30_000);
+    } finally {
+      await empty.close();
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops warming up when it closes', async () => {
+    const closing = new EnginePool(demo.db, embedderConfigFromEnv({}), { threads: 1, warmupMs: 60_000 });
+    const warming = closing.warmUp();
+    await new Promise((r) => setTimeout(r, 300));
+    const started = performance.now();
+    await closing.close();
+    const done = await warming;
+    expect(done.stopped).toBe(true);
+    expect(done.ms).toBeLessThan(60_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('is made from the environment as graft serve makes it: none for GRAFT_ENGINE_WORKERS=0', async () => {

@@ -77,6 +77,16 @@ export function registerServeCommand(program: Command): void {
         process.stderr.write(
           `graft serve: ${server.url}/graphql${server.config.federation ? ' (federation subgraph)' : ''} (catalog ${ctx.db.description}, anonymous access ${server.config.allowAnonymous ? 'ON' : 'off'})\n`,
         );
+        // Warm the workers up in the background (GRAFT_ENGINE_WARMUP_MS): the server answers
+        // meanwhile, and real questions go before the warm-up's under load.
+        if (pool && pool.warmupMs > 0) {
+          pool.warmUp().then(
+            (w) => {
+              if (w.questions > 0 && !w.stopped) process.stderr.write(`graft serve: engine workers warmed up on ${w.questions} questions from the catalog's names in ${w.ms} ms\n`);
+            },
+            (err: unknown) => process.stderr.write(`graft serve: engine warm-up stopped: ${err instanceof Error ? err.message : String(err)}\n`),
+          );
+        }
       } catch (err) {
         await ctx.close();
         throw err;

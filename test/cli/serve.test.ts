@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCatalog } from '../../src/catalog/index.js';
+import { HashedNgramEmbedder } from '../../src/embed/index.js';
+import { ingestLake } from '../../src/ingest/index.js';
+import { makeDemoLake } from '../support/demoLake.js';
+
+/**
+ * `graft serve` warms its engine workers up in the background once it listens
+ * (GRAFT_ENGINE_WARMUP_MS), and says so; with GRAFT_ENGINE_WARMUP_MS=0 it does not.
+ */
+describe('graft serve: engine warm-up', () => {
+  let tmp: string;
+  let lake: string;
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'graft-serve-'));
+    lake = (await makeDemoLake()).dir;
+    const db = await openCatalog({ dataDir: path.join(tmp, 'db') });
+    await ingestLake(db, lake, { embedder: new HashedNgramEmbedder() });
+    await db.close();
+  }, 120_000);
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+    await rm(lake, { recursive: true, force: true });
+  });
+
+  /** Runs `graft serve` until `done` says its stderr is complete (or it exits), then stops it. */
+  async function serveLog(env: Record<string, string>, done: (log: string) => boolean, waitMs: number): Promise<string> {
+    const serve = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0'], {
+      env: { ...process.env, GRAFT_DB_DIR: path.join(tmp, 'db'), GRAFT_VALUE_MODEL: 'off', GRAFT_ENGINE_WORKERS: '1', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exited = new Promise<void>((resolve) => serve.on('exit', () => resolve()));
+    let log = '';
+    try {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        serve.stderr.on('data', (d) => {
+          log += d;
+          if (done(log)) (clearTimeout(timer), resolve());
+        });
+        serve.on('exit', () => (clearTimeout(timer), resolve()));
+      });
+    } finally {
+      serve.kill('SIGTERM');
+      await exited;
+    }
+    return log;
+  }
+
+  it('warms the workers up on the catalog names and logs it', { timeout: 120_000 }, async () => {
+    const log = await serveLog({ GRAFT_ENGINE_WARMUP_MS: '1000' }, (l) => /warmed up/.test(l), 90_000);
+    expect(log).toMatch(/graft serve: engine on 1 worker threads/);
+    expect(log).toMatch(/graft serve: engine workers warmed up on [1-9]\d* questions from the catalog's names in \d+ ms/);
+  });
+
+  it('does not warm up with GRAFT_ENGINE_WARMUP_MS=0', { timeout: 120_000 }, async () => {
+    // Listening is logged after the pool starts; give a warm-up the time it would have had.
+    const log = await serveLog({ GRAFT_ENGINE_WARMUP_MS: '0' }, () => false, 8_000);
+    expect(log).toMatch(/graft serve: http:\/\/\S+\/graphql/);
+    expect(log).not.toMatch(/warmed up|warm-up/);
+  });
+});

@@ -125,11 +125,10 @@ export class EnginePool {
    * Runs the engine in the workers on questions made from the catalog's own names
    * (`warmupQuestions`) for about `ms` milliseconds, so that the first real questions are not
    * answered by cold code (modules and word lists not loaded, hot paths not compiled; README,
-   * "Warm-up"). One lane per
-   * worker, each with one small task in flight: a real call waits behind one warm-up task at most,
-   * and under load the warm-up tasks queue behind the real ones, which warm the workers anyway.
-   * Resolves with the questions answered and the time taken; stops early (`stopped`) when the pool closes.
-   * `graft serve` starts it in the background when it starts.
+   * "Warm-up"). One lane per worker, each with one small task in flight: a real call waits behind
+   * one warm-up task at most, and under load the warm-up tasks queue behind the real ones, which
+   * warm the workers anyway. Resolves with the questions answered and the time taken; stops early
+   * (`stopped`) when the pool closes. `graft serve` starts it in the background when it starts.
    */
   async warmUp(ms: number = this.warmupMs): Promise<{ questions: number; ms: number; stopped: boolean }> {
     const started = performance.now();

@@ -6,10 +6,10 @@ import type { LakeSnapshot, SnapshotTable } from '../search/index.js';
  * A fresh worker loads its modules and word lists on its first task, and V8 compiles the engine's
  * hot paths only while it runs them (src/engine README, "Warm-up": the pool alone answered the
  * demo questions 1.6 times faster one at a time and 3 times faster at 50 in flight once warmed
- * up). What the questions ask does not matter, only that they run the same stages
- * as real ones (recall, extraction, candidates, beam search, fusion), so they name tables, their
- * columns and a joined table, cycling through the catalog: the `i`-th question of the sequence
- * for `offset` = i, so lanes that take consecutive offsets never repeat one another.
+ * up). What the questions ask does not matter, only that they run the same stages as real ones
+ * (recall, extraction, candidates, beam search, fusion), so they name tables, their columns and a
+ * joined table, cycling through the catalog. `offset` is the position in that one sequence, so
+ * lanes that take consecutive offsets never repeat one another.
  */
 export function warmupQuestions(snapshot: LakeSnapshot, count: number, offset = 0): string[] {
   const tables = snapshot.tables;

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { openCatalog } from '../../src/catalog/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCatalog } from '../../src/catalog/index.js';
 import { embedderConfigFromEnv } from '../../src/embed/index.js';
 import { createEngine, DEFAULT_ENGINE_NICE, DEFAULT_ENGINE_WARMUP_MS, EnginePool, enginePoolSettingsFromEnv, warmupQuestions, type Engine } from '../../src/engine/index.js';
 import { BadInputError } from '../../src/util/errors.js';
@@ -75,7 +75,7 @@ describe('engine pool on the demo lake', () => {
     expect(nice.filter((n) => n === 0).length).toBeGreaterThan(0);
   });
 
-  it('reads GRAFT_ENGINE_WORKERS and GRAFT_ENGINE_NICE, naming the variable when it is bad', () => {
+  it('reads GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE and GRAFT_ENGINE_WARMUP_MS, naming the variable when it is bad', () => {
     const nice = (v: string) => enginePoolSettingsFromEnv({ GRAFT_ENGINE_NICE: v }).niceIncrement;
     expect(enginePoolSettingsFromEnv({})).toEqual({ threads: null, warmupMs: DEFAULT_ENGINE_WARMUP_MS });
     expect(enginePoolSettingsFromEnv({}).niceIncrement).toBeUndefined();

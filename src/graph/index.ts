@@ -3,6 +3,7 @@ export { LakeGraphIndex } from './lakeGraphIndex.js';
 export {
   tokeniseIdentifier,
   identifierTerms,
+  isNumberToken,
   GENERIC_TOKENS,
   isGenericToken,
   weightedTokenJaccard,

@@ -11,7 +11,7 @@ import {
   valueSpecificity,
   type TypeFamily,
 } from './columnTraits.js';
-import { identifierTerms, isGenericToken, tokeniseIdentifier } from './tokens.js';
+import { identifierTerms, isGenericToken, isNumberToken, tokeniseIdentifier } from './tokens.js';
 import type { GraphColumn, GraphOptions, GraphTable } from './types.js';
 
 export interface PreparedColumn {
@@ -109,7 +109,7 @@ function internName(tokenKey: string): number {
 }
 
 export function prepareTable(table: GraphTable, opts: GraphOptions): PreparedTable {
-  const nameTokens = new Set(identifierTerms(table.name).filter((t) => !/^\p{N}+$/u.test(t)));
+  const nameTokens = new Set(identifierTerms(table.name).filter((t) => !isNumberToken(t)));
   const prepared: PreparedTable = {
     table,
     nameTokens,

@@ -50,6 +50,11 @@ export function identifierTerms(name: string): string[] {
   return out;
 }
 
+/** A token that is a number (`2` of `Code2`, `2010`): no word a question or a synonym can name. */
+export function isNumberToken(token: string): boolean {
+  return /^\p{N}+$/u.test(token);
+}
+
 export function isGenericToken(token: string): boolean {
   return GENERIC_TOKENS.has(token);
 }

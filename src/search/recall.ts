@@ -1,5 +1,5 @@
 import { defaultWordVectors, type WordVectors } from '../embed/index.js';
-import { identifierTerms, isGenericToken, tokeniseIdentifier } from '../graph/index.js';
+import { identifierTerms, isGenericToken, isNumberToken, tokeniseIdentifier } from '../graph/index.js';
 import { defaultLemmatiser } from '../text/index.js';
 import { defaultSynonyms, normaliseValue, STOP_WORDS, tokeniseQuestion, type SynonymSource } from '../intent/index.js';
 import { memoInto } from '../util/boundedMemo.js';
@@ -113,7 +113,7 @@ const MAX_CACHED_PER_KIND = 50_000;
 /** Prefix relatives are looked up by their first letters: the shortest shared prefix that can count. */
 const PREFIX_KEY = 5;
 
-interface TableTerms {
+export interface TableTerms {
   name: Set<string>;
   columns: Set<string>;
   /** Each column name's words (for phrases such as "first name", which one column must hold whole). */
@@ -131,14 +131,19 @@ export class LexicalIndex {
   }
 
   readonly terms = new Map<string, TableTerms>();
-  /** Tables whose name or columns hold the token. */
+  /**
+   * Tables whose name or columns hold the token. Numbers (`2` of `Code2`) are left out: a
+   * question's own numbers are no words (`questionWords`), and a synonym spelt as one
+   * (WordNet's "2" for two) would name every table with such a column.
+   */
   private readonly postings = new Map<string, string[]>();
 
   private constructor(readonly snapshot: LakeSnapshot) {
     for (const t of snapshot.tables) {
-      const terms = termsOf(t);
+      const terms = tableTerms(t);
       this.terms.set(t.id, terms);
       for (const tok of new Set([...terms.name, ...terms.columns])) {
+        if (isNumberToken(tok)) continue;
         let list = this.postings.get(tok);
         if (!list) this.postings.set(tok, (list = []));
         list.push(t.id);
@@ -185,12 +190,12 @@ export class LexicalIndex {
   }
 
   private prefixIndex?: Map<string, string[]>;
-  /** Lake words (no digits) by their first PREFIX_KEY letters, built on first use. */
+  /** Lake words by their first PREFIX_KEY letters, built on first use. */
   private byPrefix(): Map<string, string[]> {
     if (!this.prefixIndex) {
       this.prefixIndex = new Map();
       for (const w of this.postings.keys()) {
-        if (w.length < PREFIX_KEY || /\d/.test(w)) continue;
+        if (w.length < PREFIX_KEY) continue;
         const k = w.slice(0, PREFIX_KEY);
         let list = this.prefixIndex.get(k);
         if (!list) this.prefixIndex.set(k, (list = []));
@@ -244,9 +249,6 @@ export class LexicalIndex {
           continue;
         }
         const parts = identifierTerms(phrase);
-        // A number is no word here (the question's own numbers are not words either):
-        // WordNet's "2" for two would name every table with a `Code2` column.
-        if (parts.some((w) => /^\d+$/.test(w))) continue;
         if (parts.length === 1) {
           if (this.has(parts[0])) forms.push(parts[0]);
         } else if (multiWord && parts.length <= 3 && !parts.every((w) => isGenericToken(w))) {
@@ -329,9 +331,20 @@ function pluralSpelling(word: string, vectors: WordVectors): string | undefined 
   return candidates.find((p) => vectors.has(p) && tokeniseIdentifier(p).join(' ') === word);
 }
 
-function termsOf(t: SnapshotTable): TableTerms {
-  const perColumn = t.columns.map((c) => new Set(identifierTerms(c.name)));
-  return { name: new Set(identifierTerms(t.name)), columns: new Set(perColumn.flatMap((c) => [...c])), perColumn };
+/**
+ * Keyed by the (immutable) snapshot table, so read once per catalog snapshot and shared by its
+ * restricted views (which reuse the table objects) and by support (support.ts).
+ */
+const termsByTable = new WeakMap<SnapshotTable, TableTerms>();
+
+/** The words of a table's name and of each of its columns (`identifierTerms`), once per table. */
+export function tableTerms(t: SnapshotTable): TableTerms {
+  let terms = termsByTable.get(t);
+  if (!terms) {
+    const perColumn = t.columns.map((c) => new Set(identifierTerms(c.name)));
+    termsByTable.set(t, (terms = { name: new Set(identifierTerms(t.name)), columns: new Set(perColumn.flatMap((c) => [...c])), perColumn }));
+  }
+  return terms;
 }
 
 export interface QuestionTerm {
@@ -350,7 +363,7 @@ export function questionWords(text: string): { token: string; surface: string }[
     if (tok.kind !== 'word' && tok.kind !== 'quoted') continue;
     if (tok.kind === 'word' && STOP_WORDS.has(tok.lower)) continue;
     const terms = identifierTerms(tok.lower);
-    for (const t of terms) if (!STOP_WORDS.has(t) && !/^\d+$/.test(t)) out.push({ token: t, surface: terms.length === 1 ? tok.lower : t });
+    for (const t of terms) if (!STOP_WORDS.has(t) && !isNumberToken(t)) out.push({ token: t, surface: terms.length === 1 ? tok.lower : t });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { cosine } from '../embed/index.js';
 import { identifierTerms } from '../graph/index.js';
 import type { IntentAtom } from '../intent/index.js';
+import { tableTerms, type TableTerms } from './recall.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
 
 /**
@@ -39,7 +40,7 @@ export interface AtomContext {
   parent: number;
 }
 
-/** A label's or name's words, read like every table name (`identifierTerms`: hash-like parts and single letters dropped). */
+/** A label's words, read like the tables' names (`identifierTerms`, as `tableTerms`: hash-like parts and single letters dropped). */
 export function labelTokens(label: string): Set<string> {
   return new Set(identifierTerms(label));
 }
@@ -52,23 +53,6 @@ export function tokenCoverage(label: Set<string>, name: Set<string>): number {
   return hit / label.size;
 }
 
-/** Name tokens of a table and of its columns, independent of the question. */
-interface TableTokens {
-  name: Set<string>;
-  columns: Set<string>[];
-}
-
-/**
- * Keyed by the (immutable) snapshot table, so computed once per catalog snapshot (and shared by
- * its restricted views, which reuse the table objects) instead of once per question.
- */
-const tableTokens = new WeakMap<SnapshotTable, TableTokens>();
-
-function tokensOf(t: SnapshotTable): TableTokens {
-  let tokens = tableTokens.get(t);
-  if (!tokens) tableTokens.set(t, (tokens = { name: labelTokens(t.name), columns: t.columns.map((c) => labelTokens(c.name)) }));
-  return tokens;
-}
 
 /**
  * The column embeddings of a snapshot as an inverted index over dimensions, so that a label is
@@ -171,7 +155,7 @@ export class SupportScorer {
   /** Support of every node atom by table t (relation atoms get 0: they depend on the set). */
   row(t: SnapshotTable): Float64Array {
     const out = new Float64Array(this.atoms.length);
-    const tokens = tokensOf(t);
+    const tokens = tableTerms(t);
     const positions = this.vectors.positionsOf(t.id);
     this.labelCosines ??= this.atoms.map((ctx) => (ctx.embedding && ctx.atom.kind !== 'value' ? this.vectors.cosines(ctx.embedding) : null));
     for (const j of this.scoringOrder) {
@@ -192,7 +176,7 @@ export class SupportScorer {
     return out;
   }
 
-  private direct(t: SnapshotTable, tokens: TableTokens, positions: Int32Array | undefined, ctx: AtomContext, cosines: Float64Array | null): number {
+  private direct(t: SnapshotTable, tokens: TableTerms, positions: Int32Array | undefined, ctx: AtomContext, cosines: Float64Array | null): number {
     let best = ctx.groundedTables.get(t.id) ?? 0;
     if (ctx.atom.kind === 'value') return best;
     const o = this.options;
@@ -205,7 +189,7 @@ export class SupportScorer {
       if (labelCovered > 0) best = Math.max(best, labelCovered * (0.5 + 0.5 * tokenCoverage(name, ctx.tokens)));
     }
     t.columns.forEach((c, k) => {
-      let s = tokenCoverage(ctx.tokens, tokens.columns[k]);
+      let s = tokenCoverage(ctx.tokens, tokens.perColumn[k]);
       if (ctx.embedding && c.embedding) {
         const position = positions ? positions[k] : -1;
         const cos = cosines && position >= 0 ? cosines[position] : cosine(ctx.embedding, c.embedding);

@@ -115,7 +115,7 @@ const scenarios = [
 ];
 
 // What `graft serve` does when it starts (in the background there; waited for here).
-const warmup = pool && pool.warmupMs > 0 ? await pool.warmUp() : null;
+const warmup = pool ? await pool.warmUp() : null;
 
 const loadAverageAtStart = os.loadavg().map((x) => round(x, 2));
 const rssBefore = rssMiB();
@@ -158,7 +158,7 @@ const report = {
   catalog: db.description,
   tables,
   embedder: embedder.id,
-  engine: pool ? `worker pool, ${pool.threads} threads at nice +${pool.niceIncrement}, ${warmup ? `warmed up on ${warmup.questions} questions from the catalog's names in ${warmup.ms} ms` : 'not warmed up'}` : 'in-process',
+  engine: pool ? `worker pool, ${pool.threads} threads at nice +${pool.niceIncrement}, ${warmup && warmup.questions > 0 ? `warmed up on ${warmup.questions} questions from the catalog's names in ${warmup.ms} ms` : 'not warmed up'}` : 'in-process',
   connections,
   rssMiB: { before: rssBefore, after: rssMiB() },
   durationSeconds: durationS,

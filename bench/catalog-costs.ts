@@ -101,8 +101,8 @@ try {
 
   const ask = (i: number) => pool.synthesize(questions[i % questions.length], { budget: 10 });
   // Warmed up as `graft serve` warms its pool (GRAFT_ENGINE_WARMUP_MS; 0: cold workers).
-  const warmup = pool.warmupMs > 0 ? await pool.warmUp() : null;
-  rows.push(['engine pool warm-up (questions from the catalog names / ms)', warmup ? `${warmup.questions} / ${warmup.ms}` : 'none']);
+  const warmup = await pool.warmUp();
+  rows.push(['engine pool warm-up (questions from the catalog names / ms)', `${warmup.questions} / ${warmup.ms}`]);
   rows.push(['engine pool, one task at a time (ms per task)', String(await time(ask))]);
   const t = performance.now();
   let done = 0;

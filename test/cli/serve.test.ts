@@ -27,8 +27,11 @@ describe('graft serve: engine warm-up', () => {
     await rm(lake, { recursive: true, force: true });
   });
 
-  /** Runs `graft serve` until `done` says its stderr is complete (or it exits), then stops it. */
-  async function serveLog(env: Record<string, string>, done: (log: string) => boolean, waitMs: number): Promise<string> {
+  /**
+   * Runs `graft serve` until `done` says its stderr is complete (or `waitMs` passes, or it exits),
+   * reads `graceMs` more of it, then stops it.
+   */
+  async function serveLog(env: Record<string, string>, done: (log: string) => boolean, waitMs: number, graceMs = 0): Promise<string> {
     const serve = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0'], {
       env: { ...process.env, GRAFT_DB_DIR: path.join(tmp, 'db'), GRAFT_VALUE_MODEL: 'off', GRAFT_ENGINE_WORKERS: '1', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -44,6 +47,7 @@ describe('graft serve: engine warm-up', () => {
         });
         serve.on('exit', () => (clearTimeout(timer), resolve()));
       });
+      await new Promise((resolve) => setTimeout(resolve, graceMs));
     } finally {
       serve.kill('SIGTERM');
       await exited;
@@ -54,13 +58,14 @@ describe('graft serve: engine warm-up', () => {
   it('warms the workers up on the catalog names and logs it', { timeout: 120_000 }, async () => {
     const log = await serveLog({ GRAFT_ENGINE_WARMUP_MS: '1000' }, (l) => /warmed up/.test(l), 90_000);
     expect(log).toMatch(/graft serve: engine on 1 worker threads/);
+    expect(log).toMatch(/graft serve: warming the engine workers up for 1000 ms in the background/);
     expect(log).toMatch(/graft serve: engine workers warmed up on [1-9]\d* questions from the catalog's names in \d+ ms/);
   });
 
   it('does not warm up with GRAFT_ENGINE_WARMUP_MS=0', { timeout: 120_000 }, async () => {
-    // Listening is logged after the pool starts; give a warm-up the time it would have had.
-    const log = await serveLog({ GRAFT_ENGINE_WARMUP_MS: '0' }, () => false, 8_000);
+    // A warm-up is announced right after the listening line: a second after it is enough.
+    const log = await serveLog({ GRAFT_ENGINE_WARMUP_MS: '0' }, (l) => /\/graphql/.test(l), 90_000, 1000);
     expect(log).toMatch(/graft serve: http:\/\/\S+\/graphql/);
-    expect(log).not.toMatch(/warmed up|warm-up/);
+    expect(log).not.toMatch(/warming|warmed up|warm-up/);
   });
 });

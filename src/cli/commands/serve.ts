@@ -80,6 +80,7 @@ export function registerServeCommand(program: Command): void {
         // Warm the workers up in the background (GRAFT_ENGINE_WARMUP_MS): the server answers
         // meanwhile, and real questions go before the warm-up's under load.
         if (pool && pool.warmupMs > 0) {
+          process.stderr.write(`graft serve: warming the engine workers up for ${pool.warmupMs} ms in the background\n`);
           pool.warmUp().then(
             (w) => {
               if (w.questions > 0 && !w.stopped) process.stderr.write(`graft serve: engine workers warmed up on ${w.questions} questions from the catalog's names in ${w.ms} ms\n`);

@@ -7,7 +7,8 @@
  *   real server, with the read cache off (GRAFT_CATALOG_CACHE_MS=0) and on (the default), counted
  *   at the PGlite client (every Prisma call and raw statement goes through it);
  * - one small SELECT through Prisma's `$queryRawUnsafe` against the raw driver, and one stored
- *   synthesis row through Prisma's `createMany` against the raw driver's INSERT (rows removed after);
+ *   synthesis row through Prisma's `createMany` against the raw driver's INSERT, the row as the
+ *   server writes it (with its token), alone and four to a statement (rows removed after);
  * - the engine pool alone (no HTTP) on the demo questions, after the warm-up `graft serve` gives
  *   it: ms per task one at a time, tasks/s at 50 in flight.
  *
@@ -93,10 +94,19 @@ try {
     `one synthesis row (${JSON.stringify(result).length} bytes of JSON), Prisma createMany (ms)`,
     String(await time(() => db.prisma.synthesis.createMany({ data: [{ id: randomUUID(), question, result, tokenId: null }] }))),
   ]);
-  rows.push([
-    'the same row, raw driver INSERT (ms)',
-    String(await time(() => db.sql.query('INSERT INTO synthesis (id, question, result) VALUES ($1::uuid, $2, $3::jsonb)', [randomUUID(), question, JSON.stringify(result)]))),
-  ]);
+  // As the server stores it (src/api/syntheses.ts): with the token that asked, alone or several
+  // rows to a statement. The result's column type is left to the catalog (JSONB before migration
+  // 20261205010000, JSON since), so the same script measures both.
+  const insert = (n: number) => {
+    const params: unknown[] = [];
+    const values = Array.from({ length: n }, () => {
+      params.push(randomUUID(), question, JSON.stringify(result), token.id);
+      return `($${params.length - 3}::uuid, $${params.length - 2}, $${params.length - 1}, $${params.length}::uuid)`;
+    });
+    return db.sql.query(`INSERT INTO synthesis (id, question, result, token_id) VALUES ${values.join(', ')}`, params);
+  };
+  rows.push(['the same row with its token, raw driver INSERT (ms)', String(await time(() => insert(1)))]);
+  rows.push(['four such rows in one INSERT (ms per row)', String(round((await time(() => insert(4))) / 4))]);
   await db.sql.query('DELETE FROM synthesis WHERE question = $1', [question]);
 
   const ask = (i: number) => pool.synthesize(questions[i % questions.length], { budget: 10 });

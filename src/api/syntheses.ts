@@ -38,17 +38,27 @@ interface SynthesisRow {
 const MAX_BATCH = 100;
 
 /**
+ * Least time between the starts of two INSERTs. A statement costs far more than a row it carries
+ * (on the embedded catalog, on the server's main thread: about 0.7 ms for one row, 0.3 ms a row
+ * for four, `npx tsx bench/catalog-costs.ts`; on PostgreSQL, a commit). Below 1000 / this many
+ * answers a second every save is written at once; above, they go in groups, each waiting this
+ * long at most.
+ */
+export const SYNTHESIS_WRITE_INTERVAL_MS = 10;
+
+/**
  * Syntheses answered by the API, stored so they can be fetched and explained again.
  *
- * Saves are group-committed: a save that arrives while a write is under way waits for the next
- * write, which stores every row queued by then in one statement. An idle server writes at once;
- * a busy one writes one INSERT per round instead of one per answer (on the embedded catalog each
- * statement costs the server's main thread, whatever its size). Every save still resolves only
- * once its row is committed, so an id handed out can be fetched at once.
+ * Saves are group-committed: a save that arrives while a write is under way, or less than
+ * `writeIntervalMs` after the last one began, waits for the next write, which stores every row
+ * queued by then in one statement. An idle server writes at once; a busy one writes one INSERT
+ * per interval instead of one per answer. Every save still resolves only once its row is
+ * committed, so an id handed out can be fetched at once.
  */
 export class SynthesisStore {
   private queue: { row: SynthesisRow; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private writing = false;
+  private lastWriteAt = -Infinity;
 
   /**
    * @param retentionMs how long a synthesis stays fetchable (null: for ever). A server answering
@@ -58,6 +68,7 @@ export class SynthesisStore {
   constructor(
     private readonly db: CatalogDatabase,
     readonly retentionMs: number | null = null,
+    private readonly writeIntervalMs = SYNTHESIS_WRITE_INTERVAL_MS,
   ) {}
 
   /** Rows created before this moment are expired (null: none is). */
@@ -68,9 +79,11 @@ export class SynthesisStore {
   async save(question: string, result: SynthesisResult, tokenId: string | null): Promise<StoredSynthesis> {
     // The search trace (every table the search could have chosen) is a diagnostic, not part of the answer.
     const { id: _ignored, search: _trace, ...body } = result;
-    // Preview cells may be BigInt (DuckDB integers): stored as numbers when exact, else as text.
-    const json = JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v));
-    const stored = JSON.parse(json) as SynthesisResult;
+    // Preview cells may be BigInt (DuckDB integers): stored as numbers when exact, else as text,
+    // and answered as stored. Only preview rows hold cells; without them the result is plain JSON
+    // (no replacer, which costs a call per key, and no parse back).
+    const json = body.preview ? JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v)) : JSON.stringify(body);
+    const stored = body.preview ? (JSON.parse(json) as SynthesisResult) : body;
     const row: SynthesisRow = { id: randomUUID(), question, json, tokenId, createdAt: new Date() };
     await new Promise<void>((resolve, reject) => {
       this.queue.push({ row, resolve, reject });
@@ -83,6 +96,9 @@ export class SynthesisStore {
     this.writing = true;
     try {
       while (this.queue.length > 0) {
+        const wait = this.lastWriteAt + this.writeIntervalMs - performance.now();
+        if (wait > 0 && this.queue.length < MAX_BATCH) await new Promise((resolve) => setTimeout(resolve, wait));
+        this.lastWriteAt = performance.now();
         const batch = this.queue.splice(0, MAX_BATCH);
         try {
           await this.insert(batch.map((b) => b.row));
@@ -114,7 +130,7 @@ export class SynthesisStore {
     const values = rows.map((r) => {
       params.push(r.id, r.question, r.json, r.tokenId, r.createdAt.toISOString());
       const n = params.length;
-      return `($${n - 4}::uuid, $${n - 3}, $${n - 2}::jsonb, $${n - 1}::uuid, $${n}::timestamptz)`;
+      return `($${n - 4}::uuid, $${n - 3}, $${n - 2}::json, $${n - 1}::uuid, $${n}::timestamptz)`;
     });
     await this.db.sql.query(`INSERT INTO synthesis (id, question, result, token_id, created_at) VALUES ${values.join(', ')}`, params);
   }

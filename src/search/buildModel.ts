@@ -16,7 +16,7 @@ export async function buildSynthesisModel(graph: IntentGraph, snapshot: LakeSnap
   const atoms = intentAtoms(graph);
   const index = new Map(atoms.map((a, i) => [a.id, i]));
   const labels = atoms.map((a) => (a.kind === 'relation' ? '' : a.label));
-  const vectors = await embedder.embed(labels.map((l) => l || ' '));
+  const vectors = await labelVectors(snapshot, embedder, labels.map((l) => l || ' '));
   const contexts: AtomContext[] = atoms.map((atom, i) => {
     const groundedTables = new Map<string, number>();
     for (const g of atom.grounding) {
@@ -33,6 +33,36 @@ export async function buildSynthesisModel(graph: IntentGraph, snapshot: LakeSnap
   });
   const scorer = new SupportScorer(snapshot, contexts);
   return { model: new SynthesisModel(snapshot, atoms, scorer), atoms };
+}
+
+/** Most label vectors kept per snapshot (256 floats each). */
+const MAX_LABEL_VECTORS = 10_000;
+const labelVectorCache = new WeakMap<LakeSnapshot, Map<string, Float32Array>>();
+
+/**
+ * The embeddings of intent labels, remembered per snapshot (whose column statistics the question
+ * embedder was fitted to): labels such as "name", "player", "department" recur across questions,
+ * and embedding one costs more than the rest of building the model's atoms.
+ */
+async function labelVectors(snapshot: LakeSnapshot, embedder: Embedder, labels: string[]): Promise<Float32Array[]> {
+  let cache = labelVectorCache.get(snapshot);
+  if (!cache) labelVectorCache.set(snapshot, (cache = new Map()));
+  const key = (label: string) => `${embedder.id}\u0000${label}`;
+  const found = new Map<string, Float32Array>();
+  for (const l of labels) {
+    const v = cache.get(key(l));
+    if (v) found.set(l, v);
+  }
+  const missing = [...new Set(labels.filter((l) => !found.has(l)))];
+  if (missing.length > 0) {
+    const vectors = await embedder.embed(missing);
+    if (cache.size + missing.length > MAX_LABEL_VECTORS) cache.clear();
+    missing.forEach((l, i) => {
+      found.set(l, vectors[i]);
+      cache.set(key(l), vectors[i]);
+    });
+  }
+  return labels.map((l) => found.get(l)!);
 }
 
 /**

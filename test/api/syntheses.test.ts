@@ -50,6 +50,24 @@ describe.each(catalogBackends)('SynthesisStore on $name', (backend) => {
     expect(rounds[0].n).toBeLessThan(40);
   });
 
+  it('writes a stream of saves one INSERT per write interval, not one per save', async () => {
+    const store = new SynthesisStore(db, null, 200);
+    const saves: Promise<{ id: string }>[] = [];
+    // 20 answers, one every 5 ms: each write takes about a millisecond, so without the interval
+    // nearly every save would be its own statement.
+    for (let i = 0; i < 20; i++) {
+      saves.push(store.save(`paced ${i}`, answer(`paced ${i}`), null));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const saved = await Promise.all(saves);
+    const rounds = await db.sql.query<{ n: number }>(
+      'SELECT count(DISTINCT xmin::text)::int AS n FROM synthesis WHERE id = ANY($1::uuid[])',
+      [saved.map((s) => s.id)],
+    );
+    // The first save is written at once, the rest within the next interval or two.
+    expect(rounds[0].n).toBeLessThanOrEqual(3);
+  });
+
   it('a row that cannot be stored fails its own save only', async () => {
     const store = new SynthesisStore(db);
     const noSuchToken = randomUUID(); // violates the token foreign key
@@ -81,7 +99,7 @@ describe.each(catalogBackends)('SynthesisStore on $name', (backend) => {
     expect(await db.prisma.synthesis.count({ where: { id: { in: [old1.id, old2.id] } } })).toBe(0);
     expect((await store.load(fresh.id))?.question).toBe('fresh');
     // More expired rows than one pruning statement deletes: all of them go.
-    await db.sql.query(`INSERT INTO synthesis (id, question, result, created_at) SELECT gen_random_uuid(), 'bulk', '{}'::jsonb, now() - interval '40 days' FROM generate_series(1, 5003)`);
+    await db.sql.query(`INSERT INTO synthesis (id, question, result, created_at) SELECT gen_random_uuid(), 'bulk', '{}'::json, now() - interval '40 days' FROM generate_series(1, 5003)`);
     expect(await store.prune()).toBe(5003);
     expect(await db.prisma.synthesis.count({ where: { question: 'bulk' } })).toBe(0);
   });

@@ -16,6 +16,7 @@ const SHIPPED_CHECKSUMS: Record<string, string> = {
   '20261204000000_catalog_state': '77a3b41a5a2e5b1d13df0ff6e03598a7374f84cefb7070e6d138db5b2f871915',
   '20261204010000_table_csv_options': 'd650bc7a78dae0393fb4bec31dfff811c792ff442c6f99d01e9d66134fabd4f4',
   '20261205000000_table_profile_version': '4d6f0eaf9fbee626c529e1610708293974b56bc8727439e37fdc5d81a6d1bd36',
+  '20261205010000_synthesis_json': '3e48a640ae4aae5ef0d30bf5006e6ce93e89b05b8892be2ee77c1fb7f0da8631',
 };
 
 describe('migrations/', () => {
@@ -60,5 +61,27 @@ describe('migration 20261205000000_table_profile_version', () => {
       ['t2', 1],
       ['t3', 1],
     ]);
+  });
+});
+
+describe('migration 20261205010000_synthesis_json', () => {
+  let driver: SqlDriver;
+  const stored = { question: 'orders by region', tables: [{ id: 't1', role: 'witness' }], score: 0.5, sql: 'SELECT 1' };
+  beforeAll(async () => {
+    ({ driver } = await openPglite('memory://'));
+    const all = await loadMigrations();
+    const at = all.findIndex((m) => m.name === '20261205010000_synthesis_json');
+    expect(at).toBeGreaterThan(0);
+    await applyMigrations(driver, all.slice(0, at));
+    await driver.query(`INSERT INTO synthesis (id, question, result) VALUES ('00000000-0000-8000-8000-000000000003', 'orders by region', $1::jsonb)`, [JSON.stringify(stored)]);
+    await applyMigrations(driver, all);
+  });
+  afterAll(async () => {
+    await driver.close();
+  });
+
+  it('keeps the syntheses stored before, as JSON', async () => {
+    const rows = await driver.query<{ result: unknown; type: string }>(`SELECT result, pg_typeof(result)::text AS type FROM synthesis`);
+    expect(rows).toEqual([{ result: stored, type: 'json' }]);
   });
 });

@@ -35,6 +35,7 @@ function expectedColumns(): ExpectedColumn[] {
       if (!unsupported && !PG_TYPES[base]) continue; // relation list fields
       let pgType = unsupported ? 'USER-DEFINED' : PG_TYPES[base];
       if (attrs.includes('@db.Uuid')) pgType = 'uuid';
+      if (attrs.includes('@db.Json')) pgType = 'json';
       if (array) pgType = 'ARRAY';
       out.push({
         table,

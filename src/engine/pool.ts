@@ -25,13 +25,16 @@ export interface EnginePoolOptions {
 }
 
 /**
- * The engine workers run at a lower priority than the server's main thread: on cores the engine
- * keeps busy, health probes, catalog queries and the request pipeline itself still get the CPU
- * first. Under the API load bench (2 cores, 60 s) /healthz p99 went from 58 to 30 ms and the
- * catalog query from 795 to 1,221 req/s; synthesize gave up from nothing to about a fifth of its
- * throughput between runs (docs/BENCHMARKS.md, "API load").
+ * The engine workers run at the server's priority unless told otherwise. A nice increment puts
+ * health probes, catalog queries and the request pipeline ahead of the engine on busy cores: at
+ * +5 (the default until the eighth 2026-12-05 session) /healthz p99 went from 58 to 30 ms and the
+ * catalog query from 795 to 1,221 req/s under the API load bench, when each request cost the main
+ * thread far more. Since it costs less, +5 mostly hands the cores to the catalog query's closed
+ * loop: on the same machine, 60 s, synthesize / catalog query req/s / /healthz p99 ms at +5
+ * 167 / 1,521 / 22, at 0 234 / 1,864 / 21 (docs/BENCHMARKS.md, "API load"). `GRAFT_ENGINE_NICE`
+ * sets it.
  */
-export const DEFAULT_ENGINE_NICE = 5;
+export const DEFAULT_ENGINE_NICE = 0;
 
 /** Questions per warm-up task: a few milliseconds each on a small catalog, so real calls interleave. */
 const WARMUP_TASK_QUESTIONS = 4;

@@ -30,14 +30,22 @@ describe('migrations/', () => {
  * Migrations that rewrite stored rows, run over rows an older version stored: the catalog a user
  * already has, not a fresh one.
  */
+
+/** An in-memory catalog with every migration before `name` applied, and the apply-the-rest step. */
+async function catalogBefore(name: string): Promise<{ driver: SqlDriver; migrateRest: () => Promise<unknown> }> {
+  const { driver } = await openPglite('memory://');
+  const all = await loadMigrations();
+  const at = all.findIndex((m) => m.name === name);
+  expect(at).toBeGreaterThan(0);
+  await applyMigrations(driver, all.slice(0, at));
+  return { driver, migrateRest: () => applyMigrations(driver, all) };
+}
+
 describe('migration 20261205000000_table_profile_version', () => {
   let driver: SqlDriver;
   beforeAll(async () => {
-    ({ driver } = await openPglite('memory://'));
-    const all = await loadMigrations();
-    const at = all.findIndex((m) => m.name === '20261205000000_table_profile_version');
-    expect(at).toBeGreaterThan(0);
-    await applyMigrations(driver, all.slice(0, at));
+    const before = await catalogBefore('20261205000000_table_profile_version');
+    driver = before.driver;
     await driver.query(`INSERT INTO source (id, root_path, kind) VALUES ('00000000-0000-8000-8000-000000000001', '/lake', 'folder')`);
     const table = (n: number, format: string, csvOptions: string | null) =>
       driver.query(
@@ -48,7 +56,7 @@ describe('migration 20261205000000_table_profile_version', () => {
     await table(1, 'csv', null);
     await table(2, 'csv', JSON.stringify({ encoding: 'utf-8' }));
     await table(3, 'parquet', null);
-    await applyMigrations(driver, all);
+    await before.migrateRest();
   });
   afterAll(async () => {
     await driver.close();
@@ -68,13 +76,10 @@ describe('migration 20261205010000_synthesis_json', () => {
   let driver: SqlDriver;
   const stored = { question: 'orders by region', tables: [{ id: 't1', role: 'witness' }], score: 0.5, sql: 'SELECT 1' };
   beforeAll(async () => {
-    ({ driver } = await openPglite('memory://'));
-    const all = await loadMigrations();
-    const at = all.findIndex((m) => m.name === '20261205010000_synthesis_json');
-    expect(at).toBeGreaterThan(0);
-    await applyMigrations(driver, all.slice(0, at));
+    const before = await catalogBefore('20261205010000_synthesis_json');
+    driver = before.driver;
     await driver.query(`INSERT INTO synthesis (id, question, result) VALUES ('00000000-0000-8000-8000-000000000003', 'orders by region', $1::jsonb)`, [JSON.stringify(stored)]);
-    await applyMigrations(driver, all);
+    await before.migrateRest();
   });
   afterAll(async () => {
     await driver.close();

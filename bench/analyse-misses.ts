@@ -6,11 +6,12 @@
  *   - unnamed table: the missed table's name shares no word with the question (a bridge or a
  *     content table the question describes in other words);
  *   - named but missed: the question names it, the search still left it out.
- * Usage: tsx bench/analyse-misses.ts <results.json> [--method graft] [--budget 10] [--top 20]
- * Prints the analysis; for a run over the lake's own questions (its gold.json) it also writes the
- * section `bench:<dataset>-misses` of docs/BENCHMARKS.md. A run over another question file
- * (`graft bench run --questions`, e.g. the train questions) is analysed against that file's
- * questions and only printed: the docs section is the dev report.
+ * Usage: tsx bench/analyse-misses.ts <results.json> [--method graft] [--budget 10] [--top 20] [--write]
+ * Prints the analysis; with --write (as `npm run bench` calls it), for a run over the lake's own
+ * questions (its gold.json), it also writes the section `bench:<dataset>-misses` of
+ * docs/BENCHMARKS.md, so analysing a trial run leaves the report alone. A run over another
+ * question file (`graft bench run --questions`, e.g. the train questions) is analysed against that
+ * file's questions and only printed: the docs section is the dev report.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,11 +19,12 @@ import { goldFromQuestions, readBenchGold } from '../src/bench/index.js';
 import { replaceMarkedSection } from '../src/bench/markdown.js';
 
 const [file, ...rest] = process.argv.slice(2);
-if (!file) throw new Error('usage: tsx bench/analyse-misses.ts <results.json> [--method graft] [--budget 10] [--top 20]');
+if (!file) throw new Error('usage: tsx bench/analyse-misses.ts <results.json> [--method graft] [--budget 10] [--top 20] [--write]');
 const opt = (name: string, dflt: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : dflt);
 const method = opt('--method', 'graft');
 const budget = Number(opt('--budget', '10'));
 const top = Number(opt('--top', '20'));
+const write = rest.includes('--write');
 
 const results = JSON.parse(readFileSync(file, 'utf8'));
 const manifest = JSON.parse(readFileSync(path.join(results.lakeDir, 'manifest.json'), 'utf8'));
@@ -71,8 +73,9 @@ const lines = [
     return `| ${r.questionIndex} | ${(questionText.get(r.questionIndex) ?? '').replace(/\|/g, '/')} | ${missed} | ${retrieved} | ${classify(r).join(', ')} |`;
   }),
   '',
-  `Command: \`npx tsx bench/analyse-misses.ts ${path.relative('.', file)} --method ${method} --budget ${budget}\``,
+  `Command: \`npx tsx bench/analyse-misses.ts ${path.relative('.', file)} --method ${method} --budget ${budget}${write ? ' --write' : ''}\``,
 ];
 const text = lines.join('\n');
 process.stdout.write(`${text}\n`);
-if (ownQuestions) replaceMarkedSection(path.resolve('docs/BENCHMARKS.md'), `${results.dataset}-misses`, text);
+if (write && ownQuestions) replaceMarkedSection(path.resolve('docs/BENCHMARKS.md'), `${results.dataset}-misses`, text);
+else if (write) process.stderr.write(`not written: ${file} answers other questions than the lake's own; the docs section is the dev report\n`);

@@ -98,7 +98,7 @@ async function run(db: CatalogDatabase, lakeDir: string, methods: string[], inte
  */
 function analyseMisses(results: BenchResults, budget: number): void {
   if (limit || !results.outFile) return;
-  execFileSync(process.execPath, ['--import', 'tsx', 'bench/analyse-misses.ts', results.outFile, '--method', 'graft', '--budget', String(budget)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, ['--import', 'tsx', 'bench/analyse-misses.ts', results.outFile, '--method', 'graft', '--budget', String(budget), '--write'], { stdio: ['ignore', 'ignore', 'inherit'] });
   log(`error analysis written (bench:${results.dataset}-misses)`);
 }
 

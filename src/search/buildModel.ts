@@ -1,5 +1,6 @@
 import type { CatalogDatabase } from '../catalog/database.js';
 import { columnEmbeddingText, type Embedder } from '../embed/index.js';
+import { memoInto } from '../util/boundedMemo.js';
 import { isCorpusFitted } from '../ingest/refreshEmbeddings.js';
 import { intentAtoms, type IntentAtom, type IntentGraph } from '../intent/index.js';
 import { labelTokens, SupportScorer, type AtomContext } from './support.js';
@@ -56,11 +57,7 @@ async function labelVectors(snapshot: LakeSnapshot, embedder: Embedder, labels: 
   const missing = [...new Set(labels.filter((l) => !found.has(l)))];
   if (missing.length > 0) {
     const vectors = await embedder.embed(missing);
-    if (cache.size + missing.length > MAX_LABEL_VECTORS) cache.clear();
-    missing.forEach((l, i) => {
-      found.set(l, vectors[i]);
-      cache.set(key(l), vectors[i]);
-    });
+    missing.forEach((l, i) => found.set(l, memoInto(cache, key(l), MAX_LABEL_VECTORS, () => vectors[i])));
   }
   return labels.map((l) => found.get(l)!);
 }

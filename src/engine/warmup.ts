@@ -20,17 +20,14 @@ export function warmupQuestions(snapshot: LakeSnapshot, count: number, offset = 
     const round = Math.floor(i / tables.length);
     const name = words(table.name);
     const attribute = columnWords(table, round);
-    const joined = snapshot.neighbours(table.id).find((n) => n.kind === 'join');
-    const other = joined ? snapshot.tableById.get(joined.tableId) : undefined;
-    switch (round % 3) {
-      case 0:
-        out.push(`What is the ${attribute} of each ${name}?`);
-        break;
-      case 1:
-        out.push(`Which ${name} has the highest ${columnWords(table, round + 1)}?`);
-        break;
-      default:
-        out.push(other ? `Show the ${attribute} of ${name} with the ${columnWords(other, round)} of their ${words(other.name)}.` : `How many ${name} are there for each ${attribute}?`);
+    if (round % 3 === 0) {
+      out.push(`What is the ${attribute} of each ${name}?`);
+    } else if (round % 3 === 1) {
+      out.push(`Which ${name} has the highest ${columnWords(table, round + 1)}?`);
+    } else {
+      const joined = snapshot.neighbours(table.id).find((n) => n.kind === 'join');
+      const other = joined ? snapshot.tableById.get(joined.tableId) : undefined;
+      out.push(other ? `Show the ${attribute} of ${name} with the ${columnWords(other, round)} of their ${words(other.name)}.` : `How many ${name} are there for each ${attribute}?`);
     }
   }
   return out;

@@ -79,9 +79,11 @@ export class SynthesisStore {
   async save(question: string, result: SynthesisResult, tokenId: string | null): Promise<StoredSynthesis> {
     // The search trace (every table the search could have chosen) is a diagnostic, not part of the answer.
     const { id: _ignored, search: _trace, ...body } = result;
-    // Preview cells may be BigInt (DuckDB integers): stored as numbers when exact, else as text,
-    // and answered as stored. Only preview rows hold cells; without them the result is plain JSON
-    // (no replacer, which costs a call per key, and no parse back).
+    // Only preview rows hold cells, and the fusion already makes them JSON-safe (`jsonSafeValue`,
+    // which this module does not import: it would load DuckDB into the server's main thread). A
+    // BigInt cell from elsewhere is stored as a number when exact, else as text, and answered as
+    // stored. Without preview rows the result is plain JSON: no replacer (a call per key), no
+    // parse back.
     const json = body.preview ? JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString()) : v)) : JSON.stringify(body);
     const stored = body.preview ? (JSON.parse(json) as SynthesisResult) : body;
     const row: SynthesisRow = { id: randomUUID(), question, json, tokenId, createdAt: new Date() };

@@ -10,6 +10,11 @@
  *
  *   npm run bench:api                         # = npx tsx bench/api-load.ts
  *   npx tsx bench/api-load.ts [--home DIR] [--demo] [--duration 60] [--connections 50] [--in-process] [--no-write]
+ *                             [--only synthesize|catalog|healthz]
+ *
+ * It also reports the server's CPU time per request over the loads: its main thread (Linux: read
+ * from /proc) and its other threads (engine workers, V8's helpers). `--only` runs one of the loads
+ * alone (never written to the docs), e.g. to see what one synthesize costs each.
  *
  * --demo builds and ingests the demo lake into the catalog first when it holds no tables.
  * GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE and GRAFT_ENGINE_WARMUP_MS set the engine pool as for
@@ -59,7 +64,10 @@ const opt = (name: string, fallback: string) => {
 const home = path.resolve(opt('home', graftHome()));
 const durationS = Number(opt('duration', '60'));
 const connections = Number(opt('connections', '50'));
-const write = !flag('no-write');
+const only = opt('only', '');
+if (only && !['synthesize', 'catalog', 'healthz'].includes(only)) throw new Error(`--only: synthesize, catalog or healthz, not "${only}"`);
+// One load alone is not the benchmark the docs report.
+const write = !flag('no-write') && !only;
 
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const rssMiB = () => round(process.memoryUsage().rss / 2 ** 20, 0);
@@ -112,7 +120,7 @@ const scenarios = [
   { name: 'synthesize', connections, requests: questions.map((q) => post(JSON.stringify({ query: SYNTHESIZE, variables: { q } }))) },
   { name: 'catalog query (tables first: 5)', connections: 10, requests: [post(JSON.stringify({ query: CATALOG }))] },
   { name: '/healthz', connections: 2, requests: [{ method: 'GET', path: '/healthz', headers: {} }] },
-];
+].filter((s) => !only || s.name.replace('/', '').startsWith(only));
 
 // What `graft serve` does when it starts (in the background there; waited for here).
 const warmup = pool ? await pool.warmUp() : null;
@@ -120,6 +128,8 @@ const warmup = pool ? await pool.warmUp() : null;
 const loadAverageAtStart = os.loadavg().map((x) => round(x, 2));
 const rssBefore = rssMiB();
 let results;
+/** The server process's CPU time per request served, over the loads (ms). */
+let serverCpu: { mainThread: number | null; otherThreads: number | null; allThreads: number } | null = null;
 try {
   // Warm up (engine snapshot in every worker, query plans) and make sure each operation succeeds.
   for (const s of scenarios) {
@@ -130,7 +140,20 @@ try {
     }
   }
   process.stderr.write(`${scenarios.map((s) => `${s.name} x ${s.connections}`).join(', ')}: together for ${durationS} s ...\n`);
+  const cpuBefore = { process: process.cpuUsage(), main: mainThreadCpuMs() };
   const runs = await Promise.all(scenarios.map((s) => load({ url, connections: s.connections, duration: durationS, requests: s.requests })));
+  const processMs = (() => {
+    const d = process.cpuUsage(cpuBefore.process);
+    return (d.user + d.system) / 1000;
+  })();
+  const mainAfter = mainThreadCpuMs();
+  const requestsServed = runs.reduce((n, r) => n + r.result.requests.total, 0);
+  const mainMs = mainAfter !== null && cpuBefore.main !== null ? mainAfter - cpuBefore.main : null;
+  serverCpu = {
+    mainThread: mainMs === null ? null : round(mainMs / requestsServed, 3),
+    otherThreads: mainMs === null ? null : round((processMs - mainMs) / requestsServed, 3),
+    allThreads: round(processMs / requestsServed, 3),
+  };
   results = scenarios.map((s, i) => {
     const r = runs[i].result;
     return {
@@ -164,11 +187,12 @@ const report = {
   durationSeconds: durationS,
   questions,
   results,
+  serverCpuMsPerRequest: serverCpu,
   loadAverageAtStart,
   machine: machineInfo(),
   commit: gitCommit(repo),
   measuredAt: new Date().toISOString(),
-  command: `npm run bench:api -- ${args.includes('--home') ? `--home ${home} ` : ''}--duration ${durationS}${pool ? '' : ' --in-process'}   # npx tsx bench/api-load.ts`,
+  command: `npm run bench:api -- ${args.includes('--home') ? `--home ${home} ` : ''}--duration ${durationS}${pool ? '' : ' --in-process'}${only ? ` --only ${only}` : ''}   # npx tsx bench/api-load.ts`,
 };
 console.log(JSON.stringify(report, null, 2));
 if (write) {
@@ -177,6 +201,19 @@ if (write) {
   writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
   replaceMarkedSection(path.join(repo, 'docs/BENCHMARKS.md'), 'api', markdown(report));
   console.error(`wrote ${path.relative(repo, jsonFile)} and docs/BENCHMARKS.md (bench:api)`);
+}
+
+/** CPU time of this process's main thread so far (ms), from /proc (Linux); null elsewhere. */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // In USER_HZ ticks: 100 a second on every Linux build Node runs on.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 function markdown(r: typeof report): string {
@@ -189,7 +226,11 @@ function markdown(r: typeof report): string {
     ),
     '',
     `Catalog: ${r.catalog}, ${r.tables} tables, embedder \`${r.embedder}\`; engine ${r.engine}; token auth, production error mode, ` +
-      `logs at warn; server RSS ${r.rssMiB.before} -> ${r.rssMiB.after} MiB. Each load runs in its own autocannon process, on the same cores as the server.`,
+      `logs at warn; server RSS ${r.rssMiB.before} -> ${r.rssMiB.after} MiB. Each load runs in its own autocannon process, on the same cores as the server.` +
+      (r.serverCpuMsPerRequest
+        ? ` Server CPU per request over the loads: ${r.serverCpuMsPerRequest.allThreads} ms` +
+          (r.serverCpuMsPerRequest.mainThread !== null ? ` (main thread ${r.serverCpuMsPerRequest.mainThread}, other threads ${r.serverCpuMsPerRequest.otherThreads}).` : '.')
+        : ''),
     '',
     `Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, ${r.machine.os}, node ${r.machine.node}; ` +
       `load average at start ${r.loadAverageAtStart.join(' / ')} (other work on the machine skews the figures). Commit \`${r.commit}\`, measured ${r.measuredAt}.`,

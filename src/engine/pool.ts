@@ -31,7 +31,7 @@ export interface EnginePoolOptions {
  * catalog query from 795 to 1,221 req/s under the API load bench, when each request cost the main
  * thread far more. Since it costs less, +5 mostly hands the cores to the catalog query's closed
  * loop: on the same machine, 60 s, synthesize / catalog query req/s / /healthz p99 ms at +5
- * 167 / 1,521 / 22, at 0 234 / 1,864 / 21 (docs/BENCHMARKS.md, "API load"). `GRAFT_ENGINE_NICE`
+ * 200 / 2,168 / 18, at 0 248 / 2,000 / 19 (docs/BENCHMARKS.md, "API load"). `GRAFT_ENGINE_NICE`
  * sets it.
  */
 export const DEFAULT_ENGINE_NICE = 0;

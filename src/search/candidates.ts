@@ -1,5 +1,5 @@
 import { isGenericToken } from '../graph/index.js';
-import type { QuestionRecall } from './recall.js';
+import { tableTerms, type QuestionRecall } from './recall.js';
 import type { SynthesisModel } from './synthesisModel.js';
 
 /**
@@ -50,6 +50,13 @@ export interface CandidateOptions {
   /** ... where a table with no edge to the core counts at this factor of its relevance. */
   unlinkedFactor: number;
   /**
+   * Then the tables a core column the question names refers to (its join's key side), with at
+   * least this score, strongest first (> 1: none): "blonde hair" reaches `colour` through
+   * `superhero.hair_colour_id`. Below `fillJoinMinScore` on purpose: a key table cut into row
+   * shards joins by weak key-piece edges (0.5-0.65), and the question's word says the link is meant.
+   */
+  lookupMinScore: number;
+  /**
    * Last, tables joining the core with at least this score, strongest link first (> 1: none).
    * Train samples, L = 10, >= 2: 0.8 adds little, 0.5 costs more F1 for the same sufficiency.
    */
@@ -69,6 +76,7 @@ export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
   runnerUpShare: 0.8,
   alternateShare: 0.1,
   unlinkedFactor: 0.3,
+  lookupMinScore: 0.5,
   fillJoinMinScore: 0.7,
 };
 
@@ -103,8 +111,9 @@ export interface SynthesisChoice {
  * (when it is not the core), of the runner-up candidates that score close to the best (whole
  * alternative syntheses: the ambiguity is between them), then single tables the question
  * matches, linked to the core (others at `unlinkedFactor`), best first, down to `alternateShare`
- * of the core's best relevance, then tables joining the core with a score of at least
- * `fillJoinMinScore`, strongest first; a table always with its row shards. A question of which no
+ * of the core's best relevance, then the tables that core columns the question names refer to
+ * (`lookupMinScore`), then tables joining the core with a score of at least `fillJoinMinScore`,
+ * strongest first; a table always with its row shards. A question of which no
  * candidate covers a specific word that way gets no answer.
  */
 export function chooseSynthesis(
@@ -181,12 +190,35 @@ export function chooseSynthesis(
     }
   };
   takeInOrder(ranking.map((x) => x.t));
+  takeInOrder(namedLookups(model, recall, core, opts.lookupMinScore));
   // Last, what no question word names but the core joins strongly: an entity table reached only
   // through a link table's column, a lookup table. One hop from the core only (the alternates'
   // neighbours cost F1 for no sufficiency on the train questions).
   const strong = [...joinScore].filter(([t, score]) => score >= opts.fillJoinMinScore && !taken.has(t));
   takeInOrder(strong.sort((a, b) => b[1] - a[1] || relevance(b[0]) - relevance(a[0]) || model.snapshot.compare(a[0], b[0])).map(([t]) => t));
   return { ...base, core, alternates, stoppedBy: 'candidates' };
+}
+
+/**
+ * The tables that columns of `core` refer to, for the columns a specific question word names
+ * (`hair` of `hair_colour_id`, `power` of `power_id`), strongest link first: the table holding
+ * what the column only points at (a colour's name, a power's name), which no question word
+ * need name ("blonde" is a cell of it).
+ */
+function namedLookups(model: SynthesisModel, recall: QuestionRecall, core: readonly string[], minScore: number): string[] {
+  if (minScore > 1) return [];
+  const words = new Set(recall.terms.map((t) => t.token).filter((w) => !isGenericToken(w)));
+  const links: { table: string; score: number }[] = [];
+  for (const id of core) {
+    const t = model.snapshot.tableById.get(id);
+    if (!t) continue;
+    tableTerms(t).perColumn.forEach((columnWords, i) => {
+      if (![...columnWords].some((w) => words.has(w))) return;
+      for (const j of model.snapshot.referencesFrom(t.columns[i].id)) if (j.score >= minScore) links.push({ table: j.toTableId, score: j.score });
+    });
+  }
+  links.sort((a, b) => b.score - a.score || model.snapshot.compare(a.table, b.table));
+  return [...new Set(links.map((l) => l.table))];
 }
 
 /** Index of the highest value, the earliest among equals (within 1e-12); -1 when empty. */

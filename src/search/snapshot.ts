@@ -71,6 +71,7 @@ export class LakeSnapshot {
   readonly rank = new Map<string, number>();
   private vocabularyCache?: InMemoryVocabulary;
   private unionIndex?: Map<string, Map<string, SnapshotUnion>>;
+  private referenceIndex?: Map<string, SnapshotJoin[]>;
 
   constructor(
     readonly tables: SnapshotTable[],
@@ -202,5 +203,21 @@ export class LakeSnapshot {
       this.unionIndex = index;
     }
     return this.unionIndex.get(a)?.get(b);
+  }
+
+  /** The joins from this column into a key of another table (it is `f` of `f -> k`), strongest first. */
+  referencesFrom(columnId: string): readonly SnapshotJoin[] {
+    if (!this.referenceIndex) {
+      const index = new Map<string, SnapshotJoin[]>();
+      for (const j of this.joins) {
+        if (!this.tableById.has(j.fromTableId) || !this.tableById.has(j.toTableId)) continue;
+        let list = index.get(j.fromColumnId);
+        if (!list) index.set(j.fromColumnId, (list = []));
+        list.push(j);
+      }
+      for (const list of index.values()) list.sort((x, y) => y.score - x.score || this.compare(x.toTableId, y.toTableId));
+      this.referenceIndex = index;
+    }
+    return this.referenceIndex.get(columnId) ?? [];
   }
 }

@@ -48,3 +48,48 @@ describe('candidate syntheses: link strength', () => {
     expect(choice.core).toContain('orders');
   });
 });
+
+/**
+ * A lookup table the question reaches only through a column it names: `superhero.hair_colour_id`
+ * points at `colour` by a weak edge (a key table cut into row shards joins this way), and so does
+ * `publisher_id` at `publisher`, a column the question does not name. "blonde" is a cell of
+ * `colour`, no word of its name.
+ */
+function heroLake() {
+  const superhero = table('superhero', ['hero_id', 'hero_name', 'hair_colour_id', 'publisher_id']);
+  const colour = table('colour', ['colour_id', 'colour']);
+  const publisher = table('publisher', ['publisher_id', 'publisher_name']);
+  const ref = (from: SnapshotTable, column: string, to: SnapshotTable, key: string, score: number) => ({
+    fromTableId: from.id,
+    toTableId: to.id,
+    fromColumnId: `${from.id}.${column}`,
+    toColumnId: `${to.id}.${key}`,
+    score,
+    containmentFromTo: 0.5,
+    containmentToFrom: 1,
+  });
+  const snapshot = snapshotOf([superhero, colour, publisher], [ref(superhero, 'hair_colour_id', colour, 'colour_id', 0.6), ref(superhero, 'publisher_id', publisher, 'publisher_id', 0.6)]);
+  const model = modelOf(snapshot, [entity('e0', 'superhero')]);
+  const recall = new QuestionRecall(LexicalIndex.of(snapshot), 'Which superheroes have blonde hair?', { ...DEFAULT_RECALL_OPTIONS, synonyms: false, wordVectors: false });
+  return { model, recall };
+}
+
+describe('candidate syntheses: lookup tables of named columns', () => {
+  it('adds the table a core column the question names points to, though its link is weak and no word names it', () => {
+    const { model, recall } = heroLake();
+    const choice = chooseSynthesis(model, recall, { budget: 5 });
+    expect(choice.core).toEqual(['superhero']);
+    expect(choice.alternates).toEqual(['colour']);
+  });
+
+  it('without the rule the weak link is not followed (what the test above guards)', () => {
+    const { model, recall } = heroLake();
+    const choice = chooseSynthesis(model, recall, { budget: 5 }, { lookupMinScore: 2 });
+    expect(choice.alternates).toEqual([]);
+  });
+
+  it('follows a named column only down to lookupMinScore', () => {
+    const { model, recall } = heroLake();
+    expect(chooseSynthesis(model, recall, { budget: 5 }, { lookupMinScore: 0.65 }).alternates).toEqual([]);
+  });
+});

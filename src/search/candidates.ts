@@ -190,7 +190,7 @@ export function chooseSynthesis(
     }
   };
   takeInOrder(ranking.map((x) => x.t));
-  takeInOrder(namedLookups(model, recall, core, opts.lookupMinScore));
+  if (room() > 0) takeInOrder(namedLookups(model, recall, core, opts.lookupMinScore));
   // Last, what no question word names but the core joins strongly: an entity table reached only
   // through a link table's column, a lookup table. One hop from the core only (the alternates'
   // neighbours cost F1 for no sufficiency on the train questions).

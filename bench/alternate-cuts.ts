@@ -1,0 +1,61 @@
+/**
+ * Where an answer's F1 could come from without losing Sufficiency: one method's answers of a
+ * benchmark run, at one budget, cut after the core plus k alternates, beside two cuts that know
+ * the gold tables (what a perfect keep-or-drop of the alternates in their present order would
+ * reach: the shortest prefix that is sufficient, or the whole answer where none is; and each
+ * question's best-F1 prefix). Reads the per-question rows (`retrieved` in answer order, `core` =
+ * how many of them are the core synthesis), so it needs a run of a method that reports its core.
+ * Usage: tsx bench/alternate-cuts.ts <results.json> [--method graft] [--budget 10]
+ * Prints a table per subset (>= 2 gold base tables, all questions); writes nothing.
+ */
+import { readFileSync } from 'node:fs';
+import { macroAverage, questionMetrics, type QuestionMetrics } from '../src/bench/metrics.js';
+import { markdownTable } from '../src/bench/markdown.js';
+
+const [file, ...rest] = process.argv.slice(2);
+if (!file) throw new Error('usage: tsx bench/alternate-cuts.ts <results.json> [--method graft] [--budget 10]');
+const opt = (name: string, dflt: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : dflt);
+const method = opt('--method', 'graft');
+const budget = Number(opt('--budget', '10'));
+
+type Row = { method: string; budget: number; retrieved: string[]; gold: string[]; goldBaseCount: number; core?: number };
+const results = JSON.parse(readFileSync(file, 'utf8')) as { rows: Row[] };
+const rows = results.rows.filter((r) => r.method === method && r.budget === budget);
+if (rows.length === 0) throw new Error(`${file}: no rows of method ${method} at budget ${budget}`);
+if (rows.some((r) => r.core === undefined)) throw new Error(`${file}: the rows of ${method} do not say how many tables are the core (field "core")`);
+
+const sufficient = (tables: readonly string[], gold: readonly string[]) => gold.every((g) => tables.includes(g));
+/** The shortest prefix holding every gold table, or the whole answer where none does. */
+const shortestSufficient = (r: Row) => {
+  for (let k = 1; k <= r.retrieved.length; k++) if (sufficient(r.retrieved.slice(0, k), r.gold)) return r.retrieved.slice(0, k);
+  return r.retrieved;
+};
+/** The prefix with the highest F1 (the shortest among equals). */
+const bestF1Prefix = (r: Row) => {
+  let best: { f1: number; k: number } = { f1: -1, k: 0 };
+  for (let k = 1; k <= r.retrieved.length; k++) {
+    const f1 = questionMetrics(r.retrieved.slice(0, k), r.gold).f1;
+    if (f1 > best.f1) best = { f1, k };
+  }
+  return r.retrieved.slice(0, best.k);
+};
+
+const maxAlternates = Math.max(...rows.map((r) => r.retrieved.length - r.core!));
+const cuts: { label: string; answer: (r: Row) => string[] }[] = [
+  { label: 'answer as returned', answer: (r) => r.retrieved },
+  ...Array.from({ length: maxAlternates }, (_, k) => ({ label: k === 0 ? 'core only' : `core + ${k} alternate${k > 1 ? 's' : ''}`, answer: (r: Row) => r.retrieved.slice(0, r.core! + k) })),
+  { label: 'knowing the gold: shortest sufficient prefix', answer: shortestSufficient },
+  { label: 'knowing the gold: best-F1 prefix', answer: bestF1Prefix },
+];
+
+for (const [title, subset] of [
+  ['questions with >= 2 gold base tables', rows.filter((r) => r.goldBaseCount >= 2)],
+  ['all questions', rows],
+] as const) {
+  console.log(`\n${method} at L = ${budget}, ${title} (n = ${subset.length}); F1 / Suf / tables\n`);
+  const table = cuts.map((c) => {
+    const m = macroAverage(subset.map((r): QuestionMetrics => questionMetrics(c.answer(r), r.gold)));
+    return [c.label, m.f1.toFixed(3), m.sufficiency.toFixed(3), m.avgReturned.toFixed(2)];
+  });
+  console.log(markdownTable(['cut', 'F1', 'Suf', 'avg tables'], table));
+}

@@ -88,6 +88,18 @@ describe('candidate syntheses: lookup tables of named columns', () => {
     expect(choice.alternates).toEqual([]);
   });
 
+  it("lists a column's references strongest first, and none into a table the caller may not see", () => {
+    const superhero = table('superhero', ['hero_id', 'colour_id']);
+    const a = table('colour_a', ['colour_id', 'colour']);
+    const b = table('colour_b', ['colour_id', 'colour']);
+    const ref = (to: SnapshotTable, score: number) => ({ fromTableId: 'superhero', toTableId: to.id, fromColumnId: 'superhero.colour_id', toColumnId: `${to.id}.colour_id`, score, containmentFromTo: 0.5, containmentToFrom: 1 });
+    const snapshot = snapshotOf([superhero, a, b], [ref(a, 0.55), ref(b, 0.62)]);
+    expect(snapshot.referencesFrom('superhero.colour_id').map((j) => j.toTableId)).toEqual(['colour_b', 'colour_a']);
+    expect(snapshot.referencesFrom('superhero.hero_id')).toEqual([]);
+    const view = snapshot.restrict((t) => t.id !== 'colour_b');
+    expect(view.referencesFrom('superhero.colour_id').map((j) => j.toTableId)).toEqual(['colour_a']);
+  });
+
   it('follows a named column only down to lookupMinScore', () => {
     const { model, recall } = heroLake();
     expect(chooseSynthesis(model, recall, { budget: 5 }, { lookupMinScore: 0.65 }).alternates).toEqual([]);

@@ -24,10 +24,9 @@ const rows = results.rows.filter((r) => r.method === method && r.budget === budg
 if (rows.length === 0) throw new Error(`${file}: no rows of method ${method} at budget ${budget}`);
 if (rows.some((r) => r.core === undefined)) throw new Error(`${file}: the rows of ${method} do not say how many tables are the core (field "core")`);
 
-const sufficient = (tables: readonly string[], gold: readonly string[]) => gold.every((g) => tables.includes(g));
 /** The shortest prefix holding every gold table, or the whole answer where none does. */
 const shortestSufficient = (r: Row) => {
-  for (let k = 1; k <= r.retrieved.length; k++) if (sufficient(r.retrieved.slice(0, k), r.gold)) return r.retrieved.slice(0, k);
+  for (let k = 1; k <= r.retrieved.length; k++) if (questionMetrics(r.retrieved.slice(0, k), r.gold).sufficiency === 1) return r.retrieved.slice(0, k);
   return r.retrieved;
 };
 /** The prefix with the highest F1 (the shortest among equals). */

@@ -207,7 +207,8 @@ export function chooseSynthesis(
  */
 function namedLookups(model: SynthesisModel, recall: QuestionRecall, core: readonly string[], minScore: number): string[] {
   if (minScore > 1) return [];
-  const words = new Set(recall.terms.map((t) => t.token).filter((w) => !isGenericToken(w)));
+  // Single question words: the recall's word-pair terms ("hair colour") are no column's word.
+  const words = new Set(recall.terms.map((t) => t.token).filter((w) => !w.includes(' ') && !isGenericToken(w)));
   const links: { table: string; score: number }[] = [];
   for (const id of core) {
     const t = model.snapshot.tableById.get(id);

@@ -9,3 +9,12 @@ export function intOption(name: string): (v: string) => number {
     return n;
   };
 }
+
+/** `--name <x>` as a finite number, or a BadInputError naming the flag. */
+export function numberOption(name: string): (v: string) => number {
+  return (v: string) => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n)) throw new BadInputError(`--${name} must be a number (got "${v}")`);
+    return n;
+  };
+}

@@ -124,6 +124,10 @@ export function createEngine(db: CatalogDatabase | null, embedder: Embedder, opt
       if (!Number.isInteger(beamWidth) || beamWidth < 1 || beamWidth > MAX_BEAM) {
         throw new BadInputError(`beamWidth must be an integer in 1..${MAX_BEAM} (got ${beamWidth})`, { field: 'beamWidth' });
       }
+      const minConfidence = opts.minAlternateConfidence;
+      if (minConfidence !== undefined && !(Number.isFinite(minConfidence) && minConfidence >= 0 && minConfidence <= 1)) {
+        throw new BadInputError(`minAlternateConfidence must be a number in 0..1 (got ${minConfidence})`, { field: 'minAlternateConfidence' });
+      }
       const status = await valueModels.status();
       const valueFunction = valueModels.get(opts.valueFunction ?? status.defaultValueFunction);
       if (!valueFunction) {

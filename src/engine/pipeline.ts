@@ -41,6 +41,7 @@ export async function runSynthesis(req: SynthesisRequest): Promise<SynthesisResu
     valueFunction: req.valueFunction,
     strategy,
     minGain: opts.minGain,
+    minAlternateConfidence: opts.minAlternateConfidence,
     signal,
   });
   const { result, plan } = await fuseStage({

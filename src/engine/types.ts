@@ -1,6 +1,7 @@
 import type { TableFilter } from '../catalog/visibility.js';
 import type { FusionPlanSummary } from './fusionSummary.js';
 import type { IntentGraph } from '../intent/index.js';
+import type { AlternateOffer } from '../search/index.js';
 
 /**
  * The engine's public contract: what `graft ask`, the GraphQL API and the benchmark call.
@@ -24,6 +25,11 @@ export interface AskOptions {
   budget?: number;
   /** Beam width B. Default 8. */
   beamWidth?: number;
+  /**
+   * Keep an alternate only when the model's confidence that the question needs it is at least
+   * this, in [0,1] (0: fill the budget). Default: the search's (`DEFAULT_CANDIDATE_OPTIONS`).
+   */
+  minAlternateConfidence?: number;
   /** Use this intent graph instead of extracting one. */
   intent?: IntentGraph;
   extractor?: 'offline' | 'llm';
@@ -52,6 +58,8 @@ export interface SynthesisTable {
   atoms: string[];
   /** Marginal IGMS gain when the table was added in the final order. */
   gain: number;
+  /** Alternates: the model's confidence, in (0,1), that the question needs the table. */
+  confidence?: number;
 }
 
 export interface SynthesisResult {
@@ -74,7 +82,7 @@ export interface SynthesisResult {
   elapsedMs: number;
   warnings: string[];
   /** How the search got there (not part of the API): the tables it could have chosen. */
-  search?: { regionTableIds: string[]; stoppedBy: string };
+  search?: { regionTableIds: string[]; stoppedBy: string; alternateOffers: AlternateOffer[] };
 }
 
 export interface AtomSupport {

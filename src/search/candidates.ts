@@ -1,4 +1,6 @@
 import { isGenericToken } from '../graph/index.js';
+import { alternateConfidence, alternateFeatures, type AlternateEvidence, type AlternateStage, type AlternateWeights } from './alternateConfidence.js';
+import { ALTERNATE_WEIGHTS } from './alternateWeights.js';
 import { tableTerms, type QuestionRecall } from './recall.js';
 import type { SynthesisModel } from './synthesisModel.js';
 
@@ -61,6 +63,15 @@ export interface CandidateOptions {
    * Train samples, L = 10, >= 2: 0.8 adds little, 0.5 costs more F1 for the same sufficiency.
    */
   fillJoinMinScore: number;
+  /**
+   * An alternate is kept only when `alternateModel` gives it at least this confidence that the
+   * question needs it (0: every offer that fits the budget). 0.02 is the highest floor tried at
+   * which both train samples keep their Sufficiency goals (issue 10) with the margin by which the
+   * whole train sets fall short of the samples: 0.025 took the reworded sample to 0.614 at L = 10
+   * (src/search/README.md, Alternates).
+   */
+  minAlternateConfidence: number;
+  alternateModel: AlternateWeights;
 }
 
 export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
@@ -78,6 +89,8 @@ export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
   unlinkedFactor: 0.3,
   lookupMinScore: 0.5,
   fillJoinMinScore: 0.7,
+  minAlternateConfidence: 0.02,
+  alternateModel: ALTERNATE_WEIGHTS,
 };
 
 export interface CandidateSynthesis {
@@ -91,11 +104,20 @@ export interface CandidateSynthesis {
   covered: Float64Array;
 }
 
+export interface AlternateOffer {
+  /** A table with its row shards. */
+  tables: string[];
+  evidence: AlternateEvidence;
+  confidence: number;
+}
+
 export interface SynthesisChoice {
   /** The winning candidate's tables. */
   core: string[];
   /** Ranked alternates after the core, shards kept together, |core| + |alternates| <= budget. */
   alternates: string[];
+  /** Every offer the alternates' stages made that fit the budget when made, kept or not, in order. */
+  offers: AlternateOffer[];
   seeds: string[];
   candidates: number;
   stoppedBy: 'candidates' | 'no-match';
@@ -107,9 +129,10 @@ export interface SynthesisChoice {
  * by coverage of the question − `sizePenalty` per logical table beyond the first +
  * `igmsWeight` x IGMS utility (relative to the best candidate's) − `weakLinkPenalty` x the
  * weakness of its links; ties go to the earlier, i.e. more relevant, seed. Then the alternates,
- * while the budget lasts: the new tables of the best candidate before its links were counted
+ * while the budget lasts, each offer kept when its confidence (`alternateConfidence`) is at least
+ * `minAlternateConfidence`: the new tables of the best candidate before its links were counted
  * (when it is not the core), of the runner-up candidates that score close to the best (whole
- * alternative syntheses: the ambiguity is between them), then single tables the question
+ * alternative syntheses, offered table by table), then single tables the question
  * matches, linked to the core (others at `unlinkedFactor`), best first, down to `alternateShare`
  * of the core's best relevance, then the tables that core columns the question names refer to
  * (`lookupMinScore`), then tables joining the core with a score of at least `fillJoinMinScore`,
@@ -138,65 +161,110 @@ export function chooseSynthesis(
   const supported = cands.map((c) => coversSpecificWord(recall, c));
   const bestI = firstArgmax(scores.map((s, i) => (supported[i] ? s : -Infinity)));
   const base = { seeds, candidates: cands.length };
-  if (bestI < 0 || !supported[bestI]) return { ...base, core: [], alternates: [], stoppedBy: 'no-match' };
+  if (bestI < 0 || !supported[bestI]) return { ...base, core: [], alternates: [], offers: [], stoppedBy: 'no-match' };
   const best = cands[bestI];
 
   const core = [...best.tables];
   const taken = new Set(core);
   const alternates: string[] = [];
-  const take = (group: string[]): void => {
+  const offers: AlternateOffer[] = [];
+  const room = () => args.budget - core.length - alternates.length;
+  const linked = new Set<string>();
+  /** Tables joining the core: their strongest join score; tables unioned to it. */
+  const joinScore = new Map<string, number>();
+  const unionedToCore = new Set<string>();
+  for (const t of core) {
+    for (const n of model.snapshot.neighbours(t)) {
+      linked.add(n.tableId);
+      if (n.kind === 'join') joinScore.set(n.tableId, Math.max(joinScore.get(n.tableId) ?? 0, n.score));
+      else unionedToCore.add(n.tableId);
+    }
+  }
+  const relevance = (t: string) => recall.relevance.get(t) ?? 0;
+  const coreRelevance = Math.max(...core.map(relevance));
+  const nameOf = (t: string) => [...tableTerms(model.snapshot.tableById.get(t)!).name].sort().join(' ');
+  const coreNames = new Set(core.map(nameOf));
+  const questionWords = new Set(recall.terms.map((t) => t.token));
+  /** Share of a table's name words that are question words. */
+  const nameShare = (t: string) => {
+    const name = tableTerms(model.snapshot.tableById.get(t)!).name;
+    return name.size > 0 ? [...name].filter((w) => questionWords.has(w)).length / name.size : 0;
+  };
+  const offered = new Set<string>();
+  /**
+   * Offers a group of tables (a table with its row shards) as an alternate: taken when it fits the
+   * budget and the model's confidence that the question needs it clears the floor.
+   */
+  const offer = (group: string[], stage: AlternateStage, candidateScore = 0): void => {
+    // A table refused once is not offered again by a later stage.
+    if (group.length === 0 || group.length > room() || group.some((t) => offered.has(t))) return;
+    for (const t of group) offered.add(t);
+    const added = new Float64Array(best.covered);
+    for (const t of group) cover(added, recall.match(t));
+    const evidence: AlternateEvidence = {
+      stage,
+      joinScore: Math.max(0, ...group.map((t) => joinScore.get(t) ?? 0)),
+      linked: group.some((t) => linked.has(t)),
+      unionToCore: group.some((t) => unionedToCore.has(t)),
+      relevance: coreRelevance > 0 ? Math.max(...group.map(relevance)) / coreRelevance : 0,
+      sameName: group.some((t) => coreNames.has(nameOf(t))),
+      coverageGain: coverageShare(recall, added) - best.coverage,
+      position: offers.length,
+      coreCoverage: best.coverage,
+      coreTables: best.logical,
+      candidateScore,
+      nameShare: Math.max(...group.map(nameShare)),
+    };
+    const confidence = alternateConfidence(alternateFeatures(evidence), opts.alternateModel);
+    offers.push({ tables: group, evidence, confidence });
+    if (confidence < opts.minAlternateConfidence) return;
     for (const t of group) {
       taken.add(t);
       alternates.push(t);
     }
   };
-  const room = () => args.budget - core.length - alternates.length;
+  /** A table with those of its row shards not taken yet. */
+  const groupOf = (t: string) => model.shardClosure(t, opts.shardThreshold).filter((x) => !taken.has(x));
   const runnerUps = cands
     .map((c, i) => ({ c, s: scores[i] }))
     .filter((x) => x.c !== best && x.s >= opts.runnerUpShare * scores[bestI])
     .sort((x, y) => y.s - x.s)
-    .slice(0, opts.runnerUps)
-    .map((x) => x.c);
+    .slice(0, opts.runnerUps);
   // The candidate that covered the question best before its weak links were counted comes
   // first when the core is another: the links were doubtful, its tables are still the question's.
   const coverageBest = firstArgmax(unlinked);
-  if (coverageBest !== bestI) runnerUps.unshift(cands[coverageBest]);
-  for (const c of runnerUps) {
-    const fresh = c.tables.filter((t) => !taken.has(t));
-    if (fresh.length > 0 && fresh.length <= room()) take(fresh);
+  if (coverageBest !== bestI) runnerUps.unshift({ c: cands[coverageBest], s: scores[coverageBest] });
+  const relativeScore = (s: number) => (scores[bestI] > 0 ? Math.max(0, Math.min(1.5, s / scores[bestI])) : 0);
+  for (const { c, s } of runnerUps) {
+    // Each logical table of a runner-up on its own: the confidence decides table by table.
+    for (const t of c.tables) if (!taken.has(t)) offer(groupOf(t).filter((x) => c.tables.includes(x)), 'runner-up', relativeScore(s));
   }
-  const linked = new Set<string>();
-  /** Tables joining the core: their strongest join score. */
-  const joinScore = new Map<string, number>();
-  for (const t of core) {
-    for (const n of model.snapshot.neighbours(t)) {
-      linked.add(n.tableId);
-      if (n.kind === 'join') joinScore.set(n.tableId, Math.max(joinScore.get(n.tableId) ?? 0, n.score));
-    }
-  }
-  const relevance = (t: string) => recall.relevance.get(t) ?? 0;
-  const floor = opts.alternateShare * Math.max(...core.map(relevance));
+  const floor = opts.alternateShare * coreRelevance;
   const ranking = ranked
     .filter((t) => !taken.has(t))
     .map((t) => ({ t, s: relevance(t) * (linked.has(t) ? 1 : opts.unlinkedFactor) }))
     .filter((x) => x.s > 0 && x.s >= floor)
     .sort((a, b) => b.s - a.s || model.snapshot.compare(a.t, b.t));
-  const takeInOrder = (order: string[]) => {
+  const offerInOrder = (order: string[], stage: AlternateStage) => {
     for (const t of order) {
       if (room() <= 0) break;
-      if (taken.has(t)) continue;
-      const group = model.shardClosure(t, opts.shardThreshold).filter((x) => !taken.has(x));
-      if (group.length <= room()) take(group);
+      if (!taken.has(t)) offer(groupOf(t), stage);
     }
   };
-  takeInOrder(ranking.map((x) => x.t));
-  if (room() > 0) takeInOrder(namedLookups(model, recall, core, opts.lookupMinScore));
+  offerInOrder(
+    ranking.map((x) => x.t),
+    'relevant',
+  );
+  if (room() > 0) offerInOrder(namedLookups(model, recall, core, opts.lookupMinScore), 'lookup');
   // Last, what no question word names but the core joins strongly: an entity table reached only
   // through a link table's column, a lookup table. One hop from the core only (the alternates'
   // neighbours cost F1 for no sufficiency on the train questions).
   const strong = [...joinScore].filter(([t, score]) => score >= opts.fillJoinMinScore && !taken.has(t));
-  takeInOrder(strong.sort((a, b) => b[1] - a[1] || relevance(b[0]) - relevance(a[0]) || model.snapshot.compare(a[0], b[0])).map(([t]) => t));
-  return { ...base, core, alternates, stoppedBy: 'candidates' };
+  offerInOrder(
+    strong.sort((a, b) => b[1] - a[1] || relevance(b[0]) - relevance(a[0]) || model.snapshot.compare(a[0], b[0])).map(([t]) => t),
+    'strong-join',
+  );
+  return { ...base, core, alternates, offers, stoppedBy: 'candidates' };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { beamSearch } from './beamSearch.js';
 import { checkpoint } from './cancel.js';
-import { chooseSynthesis } from './candidates.js';
+import { chooseSynthesis, DEFAULT_CANDIDATE_OPTIONS, type AlternateOffer } from './candidates.js';
 import { LexicalIndex, QuestionRecall } from './recall.js';
 import { exactSearch } from './exact.js';
 import { anchorRegion } from './region.js';
@@ -24,6 +24,8 @@ export interface SearchOptions {
   rerankStarts: number;
   /** The question's text: the recall stage reads it (empty: the intent's labels only). */
   question: string;
+  /** An alternate is kept only with at least this confidence that the question needs it (`CandidateOptions`). */
+  minAlternateConfidence: number;
   /** Cancels the search: checked between beam depths, rerank starts and exact-search starts. */
   signal?: AbortSignal;
 }
@@ -42,6 +44,7 @@ export const DEFAULT_SEARCH_OPTIONS: SearchOptions = {
   exactMaxTables: 14,
   rerankStarts: 4,
   question: '',
+  minAlternateConfidence: DEFAULT_CANDIDATE_OPTIONS.minAlternateConfidence,
 };
 
 /** `alternate`: outside the core synthesis, returned to spend the budget where the evidence is ambiguous. */
@@ -53,6 +56,8 @@ export interface SearchedTable {
   /** Atom indices it supports (witness/shard) or relation atoms it bridges. */
   atoms: number[];
   gain: number;
+  /** Alternates: the model's confidence that the question needs the table (`alternateConfidence`). */
+  confidence?: number;
 }
 
 export interface SearchOutcome {
@@ -65,6 +70,8 @@ export interface SearchOutcome {
   stoppedBy: string;
   /** Every table the search could have chosen (anchor region and the recall stage's matches): what region recall is measured on. */
   region: string[];
+  /** The alternates' offers, kept or not, with their evidence and confidence (empty: no core). */
+  offers: AlternateOffer[];
 }
 
 /**
@@ -76,7 +83,7 @@ export interface SearchOutcome {
 export async function searchSynthesis(model: SynthesisModel, partial: Partial<SearchOptions> = {}): Promise<SearchOutcome> {
   const opts = { ...DEFAULT_SEARCH_OPTIONS, ...partial };
   const budget = Math.max(0, Math.floor(opts.budget));
-  const empty: SearchOutcome = { tables: [], utility: 0, realisations: [], regionSize: 0, seeds: [], evaluations: 0, stoppedBy: 'empty', region: [] };
+  const empty: SearchOutcome = { tables: [], utility: 0, realisations: [], regionSize: 0, seeds: [], evaluations: 0, stoppedBy: 'empty', region: [], offers: [] };
   if (budget === 0 || model.snapshot.tables.length === 0 || model.numAtoms === 0) return empty;
   const region = anchorRegion(model, {
     anchorsPerAtom: opts.anchorsPerAtom,
@@ -97,6 +104,7 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
       evaluations: r.evaluated,
       stoppedBy: 'exact',
       region: [...region.tables],
+      offers: [],
     };
   }
 
@@ -137,13 +145,19 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
   await checkpoint(opts.signal);
   const labels = model.atoms.filter((a) => a.kind !== 'relation').map((a) => a.label).join(' ');
   const recall = new QuestionRecall(LexicalIndex.of(model.snapshot), opts.question.trim() !== '' ? opts.question : labels);
-  const choice = chooseSynthesis(model, recall, { budget, shardThreshold: opts.shardThreshold, extra: igmsAnswer.length > 0 ? [igmsAnswer] : [] });
+  const choice = chooseSynthesis(
+    model,
+    recall,
+    { budget, shardThreshold: opts.shardThreshold, extra: igmsAnswer.length > 0 ? [igmsAnswer] : [] },
+    { minAlternateConfidence: opts.minAlternateConfidence },
+  );
   const searched = [...new Set([...region.tables, ...recall.ranked()])];
   if (choice.core.length === 0) return { ...empty, regionSize: searched.length, seeds: region.seeds, evaluations, stoppedBy: choice.stoppedBy, region: searched };
   const realisations = model.realisations(choice.core);
   const gains = greedyOrderGains(model, choice.core);
   const core = describeRoles(model, choice.core, realisations, gains, opts.shardThreshold);
-  const alternates: SearchedTable[] = choice.alternates.map((id) => ({ id, role: 'alternate', atoms: supportedAtoms(model, id), gain: 0 }));
+  const confidence = new Map(choice.offers.flatMap((o) => o.tables.map((t) => [t, o.confidence] as const)));
+  const alternates: SearchedTable[] = choice.alternates.map((id) => ({ id, role: 'alternate', atoms: supportedAtoms(model, id), gain: 0, confidence: confidence.get(id) }));
   return {
     tables: [...core, ...alternates],
     utility: model.utility(choice.core),
@@ -153,6 +167,7 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
     evaluations: evaluations + choice.candidates,
     stoppedBy: choice.stoppedBy,
     region: searched,
+    offers: choice.offers,
   };
 }
 

@@ -305,6 +305,26 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
       expect(none.data).toEqual({ synthesis: null });
     });
 
+    it("synthesize reports each alternate's confidence, stores it, and passes minAlternateConfidence to the engine", async () => {
+      type Tables = { id: string; tables: { name: string; role: string; confidence: number | null }[] };
+      const fields = '{ id tables { name role confidence } }';
+      const ask = (floor: string) => api.gql<{ synthesize: Tables }>(`{ synthesize(question: "club and player", budget: 10${floor}) ${fields} }`);
+      const all = await ask(', minAlternateConfidence: 0');
+      expect(all.errors).toBeUndefined();
+      const s = all.data!.synthesize;
+      const alternates = s.tables.filter((t) => t.role === 'ALTERNATE');
+      expect(alternates.length).toBeGreaterThan(0);
+      for (const t of alternates) expect(t.confidence).toBeGreaterThan(0);
+      for (const t of alternates) expect(t.confidence).toBeLessThan(1);
+      for (const t of s.tables.filter((t) => t.role !== 'ALTERNATE')) expect(t.confidence).toBeNull();
+      const again = await api.gql<{ synthesis: Tables }>(`query($id: ID!) { synthesis(id: $id) ${fields} }`, { id: s.id });
+      expect(again.data!.synthesis).toEqual(s);
+      // No confidence reaches 1: the core alone.
+      const strict = await ask(', minAlternateConfidence: 1');
+      expect(strict.data!.synthesize.tables.filter((t) => t.role === 'ALTERNATE')).toEqual([]);
+      expect(strict.data!.synthesize.tables.map((t) => t.name)).toEqual(s.tables.filter((t) => t.role !== 'ALTERNATE').map((t) => t.name));
+    });
+
     it('forgets syntheses past the retention: served as null at once, deleted when a server starts', async () => {
       const r = await api.gql<{ synthesize: { id: string } }>('query($q: String!) { synthesize(question: $q, budget: 3) { id } }', { q: 'orders of customers' });
       const id = r.data!.synthesize.id;
@@ -329,13 +349,13 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
     it('synthesize accepts an edited intent graph and validates it', async () => {
       const ig = await api.gql<{ intentGraph: { json: { trees: unknown[] } } }>('{ intentGraph(question: "club and player") { json } }');
       const intent = ig.data!.intentGraph.json;
-      const r = await api.gql<{ synthesize: { intent: { source: string }; tables: { name: string }[] } }>(
-        'query($i: IntentGraphInput) { synthesize(question: "anything", intent: $i) { intent { source } tables { name } } }',
+      const r = await api.gql<{ synthesize: { intent: { source: string }; tables: { name: string; role: string }[] } }>(
+        'query($i: IntentGraphInput) { synthesize(question: "anything", intent: $i) { intent { source } tables { name role } } }',
         { i: intent },
       );
       expect(r.errors).toBeUndefined();
       expect(r.data!.synthesize.intent.source).toBe('given');
-      if (double) expect(r.data!.synthesize.tables.map((t) => t.name).sort()).toEqual(['club', 'player']);
+      if (double) expect(r.data!.synthesize.tables.filter((t) => t.role !== 'ALTERNATE').map((t) => t.name).sort()).toEqual(['club', 'player']);
 
       const badEdge = { trees: [{ entity: { id: 'e0', label: 'club' } }], edges: [{ id: 'r0', from: 'e0', to: 'e9' }] };
       const e1 = await api.gql('query($i: IntentGraphInput) { synthesize(question: "x", intent: $i) { id } }', { i: badEdge });
@@ -347,7 +367,7 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
     });
 
     it('synthesize enforces budget, beam, preview and question limits', async () => {
-      for (const args of ['budget: 31', 'budget: 0', 'beamWidth: 33', 'preview: 101', 'preview: -1']) {
+      for (const args of ['budget: 31', 'budget: 0', 'beamWidth: 33', 'preview: 101', 'preview: -1', 'minAlternateConfidence: 1.5', 'minAlternateConfidence: -0.1']) {
         const r = await api.gql(`{ synthesize(question: "club", ${args}) { id } }`);
         expect(r.errors?.[0].extensions.code, args).toBe('BAD_USER_INPUT');
       }

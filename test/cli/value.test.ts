@@ -69,5 +69,19 @@ describe('graft value train / list, and ask with the learned model', () => {
       env: { ...process.env, GRAFT_HOME: home, GRAFT_DB_DIR: path.join(home, 'db'), DATABASE_URL: '', GRAFT_VALUE_MODEL: 'off' },
     });
     expect(JSON.parse(off.stdout).valueFunction).toBe('heuristic');
+    // The alternates' floor: 0 keeps every offer that fits (each with its confidence), 1 leaves
+    // the core alone, and the flag must be a number.
+    const filled = await graft(home, 'ask', 'points scored by players of each club', '--json', '--min-alternate-confidence', '0');
+    const offered = (JSON.parse(filled.stdout) as { tables: { role: string; confidence?: number }[] }).tables.filter((t) => t.role === 'alternate');
+    expect(offered.length).toBeGreaterThan(0);
+    for (const t of offered) expect(t.confidence).toBeGreaterThan(0);
+    const coreOnly = await graft(home, 'ask', 'points scored by players of each club', '--json', '--min-alternate-confidence', '1');
+    expect(coreOnly.code, coreOnly.stderr).toBe(0);
+    const tables = (JSON.parse(coreOnly.stdout) as { tables: { role: string }[] }).tables;
+    expect(tables.length).toBeGreaterThan(0);
+    expect(tables.filter((t) => t.role === 'alternate')).toEqual([]);
+    const bad = await graft(home, 'ask', 'points scored by players of each club', '--min-alternate-confidence', 'most');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--min-alternate-confidence must be a number');
   }, 240_000);
 });

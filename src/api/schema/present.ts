@@ -210,6 +210,7 @@ export async function presentSynthesis(ctx: RequestContext, s: StoredSynthesis) 
       role: t.role as TableRole,
       atoms: t.atoms,
       gain: t.gain,
+      confidence: t.confidence ?? null,
       table: v.tables.get(t.id) ?? null,
     })),
     joinSteps: r.plan?.joinSteps ?? [],

@@ -4,7 +4,7 @@ import type { SynthesisResult } from '../../engine/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { withContext } from '../context.js';
-import { intOption } from '../options.js';
+import { intOption, numberOption } from '../options.js';
 import { printTable } from '../table.js';
 import { printEnrichment } from './enrich.js';
 import { readFile } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 interface AskFlags {
   budget: number;
   beam?: number;
+  minAlternateConfidence?: number;
   intent: string;
   json?: boolean;
   preview?: number;
@@ -27,6 +28,7 @@ export function registerAskCommand(program: Command): void {
     .argument('<question>', 'natural-language question')
     .option('--budget <n>', 'most tables in the answer (L)', intOption('budget'), 10)
     .option('--beam <n>', 'beam width (B)', intOption('beam'))
+    .option('--min-alternate-confidence <p>', 'keep an alternate only when the confidence that the question needs it is at least p (0..1; 0 fills the budget)', numberOption('min-alternate-confidence'))
     .option('--intent <source>', 'offline | llm | file:<intent-graph.json>', 'offline')
     .option('--json', 'print the whole result as JSON')
     .option('--preview <n>', 'run the fused SQL and show its first N rows', intOption('preview'))
@@ -64,6 +66,7 @@ export function registerAskCommand(program: Command): void {
         const result = await engine.synthesize(question, {
           budget: flags.budget,
           beamWidth: flags.beam,
+          minAlternateConfidence: flags.minAlternateConfidence,
           intent,
           extractor,
           preview: flags.preview,
@@ -102,7 +105,7 @@ function printResult(r: SynthesisResult): void {
   }
   for (const e of r.intent.graph.edges) out.write(`  edge ${e.from} — ${e.to}${e.label ? ` (${e.label})` : ''}\n`);
   out.write(`\ntables (IGMS ${r.score.toFixed(4)}, ${r.elapsedMs.toFixed(0)} ms, value function ${r.valueFunction}):\n`);
-  printTable(['table', 'role', 'gain', 'atoms', 'uri'], r.tables.map((t) => [t.name, t.role, t.gain.toFixed(4), t.atoms.join(' '), t.uri]));
+  printTable(['table', 'role', 'gain', 'confidence', 'atoms', 'uri'], r.tables.map((t) => [t.name, t.role, t.gain.toFixed(4), t.confidence !== undefined ? t.confidence.toFixed(2) : '', t.atoms.join(' '), t.uri]));
   if (r.plan.unionGroups.length) {
     out.write('\nunion groups:\n');
     for (const g of r.plan.unionGroups) out.write(`  ${g.tables.join(' ∪ ')}\n`);

@@ -43,7 +43,7 @@ export async function fuseStage(input: FuseInput): Promise<FusedSynthesis> {
     intent,
     tables: outcome.tables.map((t) => {
       const table = snapshot.tableById.get(t.id)!;
-      return { id: t.id, name: table.name, uri: table.uri, role: t.role, atoms: t.atoms.map((j) => atoms[j].id), gain: t.gain };
+      return { id: t.id, name: table.name, uri: table.uri, role: t.role, atoms: t.atoms.map((j) => atoms[j].id), gain: t.gain, ...(t.confidence !== undefined ? { confidence: t.confidence } : {}) };
     }),
     plan: summarisePlan(plan, snapshot),
     score: outcome.utility,
@@ -51,7 +51,7 @@ export async function fuseStage(input: FuseInput): Promise<FusedSynthesis> {
     valueFunction: input.valueFunctionName,
     elapsedMs: 0,
     warnings: [...warnings, ...plan.warnings],
-    search: { regionTableIds: outcome.region, stoppedBy: outcome.stoppedBy },
+    search: { regionTableIds: outcome.region, stoppedBy: outcome.stoppedBy, alternateOffers: outcome.offers },
   };
   return { result, plan };
 }

@@ -9,6 +9,7 @@ export interface SearchInput {
   valueFunction: ValueFunction;
   strategy: NonNullable<AskOptions['strategy']>;
   minGain?: number;
+  minAlternateConfidence?: number;
   /** Also checked inside the search: between beam depths, before each rerank and exact start. */
   signal?: AbortSignal;
 }
@@ -26,6 +27,7 @@ export async function searchStage(input: SearchInput): Promise<SearchOutcome> {
     strategy: input.strategy,
     signal: input.signal,
     ...(input.minGain !== undefined ? { minGain: input.minGain } : {}),
+    ...(input.minAlternateConfidence !== undefined ? { minAlternateConfidence: input.minAlternateConfidence } : {}),
   });
   await checkpoint(input.signal);
   return outcome;

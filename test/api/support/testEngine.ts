@@ -11,7 +11,9 @@ import { type IntentGraph, intentAtoms } from '../../../src/intent/index.js';
  * TEST DOUBLE for the engine (src/engine is written separately; the API receives an ServedEngine
  * by injection). It computes something real from the catalog, simply: the tables of a question
  * are the granted tables whose names occur in it, their attributes the columns whose names
- * occur in it, the join steps the catalog's join edges between the chosen tables. That is
+ * occur in it, the join steps the catalog's join edges between the chosen tables, and one
+ * alternate: the granted table the strongest join edge leads to from a chosen one, with confidence
+ * 0.5 (left out when `minAlternateConfidence` is above that). That is
  * enough to check what the API layer owns: shapes, storage, grants, timeouts, errors.
  *
  * The suites talk to it through `InstrumentedEngine`, which records calls and understands
@@ -99,6 +101,11 @@ export class TestEngine implements ServedEngine {
         })
       : [];
     const supported = atoms.filter((a) => a.grounding.some((g) => ids.includes(g.tableId)));
+    // One alternate, outside the SQL: what the strongest join from the chosen tables leads to.
+    const outward = ids.length > 0 && ids.length < (opts.budget ?? 10) && (opts.minAlternateConfidence ?? 0.02) <= 0.5
+      ? await this.db.prisma.joinEdge.findFirst({ where: { fromTableId: { in: ids }, toTableId: { notIn: ids } }, orderBy: [{ score: 'desc' }, { toTableId: 'asc' }] })
+      : null;
+    const alternate = outward ? visible.get(outward.toTableId) : undefined;
     const first = chosen[0];
     const previewRows = first && opts.preview
       ? Array.from({ length: Math.min(opts.preview, Math.max(0, ...first.columns.map((c) => c.sampleValues.length))) }, (_, i) =>
@@ -108,7 +115,10 @@ export class TestEngine implements ServedEngine {
     return {
       question,
       intent,
-      tables: chosen.map((t) => ({ id: t.id, name: t.name, uri: t.uri, role: 'witness' as const, atoms: atoms.filter((a) => a.grounding.some((g) => g.tableId === t.id)).map((a) => a.id), gain: 1 / chosen.length })),
+      tables: [
+        ...chosen.map((t) => ({ id: t.id, name: t.name, uri: t.uri, role: 'witness' as const, atoms: atoms.filter((a) => a.grounding.some((g) => g.tableId === t.id)).map((a) => a.id), gain: 1 / chosen.length })),
+        ...(alternate ? [{ id: alternate.id, name: alternate.name, uri: alternate.uri, role: 'alternate' as const, atoms: [], gain: 0, confidence: 0.5 }] : []),
+      ],
       plan: {
         joinSteps: edges.map((e) => ({
           left: { table: e.fromTable.name, column: e.fromColumn.name },

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Float, ID, Int, Query, Resolver } from 'type-graphql';
 import type { IntentGraph as RawGraph } from '../../../intent/index.js';
 import { BadInputError, NotFoundError } from '../../../util/errors.js';
 import type { RequestContext } from '../../context.js';
@@ -47,6 +47,12 @@ function checkRange(name: string, value: number | null | undefined, min: number,
   return value;
 }
 
+function checkShare(name: string, value: number | null | undefined): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!(value >= 0 && value <= 1)) throw new BadInputError(`${name} must be a number between 0 and 1`, { field: name });
+  return value;
+}
+
 async function loadGrantedSynthesis(ctx: RequestContext, id: string) {
   const stored = await ctx.services.syntheses.load(id);
   if (!stored) return null;
@@ -75,6 +81,11 @@ export class EngineResolver {
     @Arg('question', () => String) question: string,
     @Arg('budget', () => Int, { nullable: true, defaultValue: 10, description: 'Most tables in the answer (1..30).' }) budget: number | null,
     @Arg('beamWidth', () => Int, { nullable: true, description: 'Search beam width (1..32).' }) beamWidth: number | null,
+    @Arg('minAlternateConfidence', () => Float, {
+      nullable: true,
+      description: 'Keep an alternate only when the confidence that the question needs it is at least this (0..1; 0 fills the budget). Default: the engine\'s.',
+    })
+    minAlternateConfidence: number | null,
     @Arg('intent', () => IntentGraphInput, { nullable: true, description: 'Use this intent graph instead of extracting one.' }) intent: IntentGraphInput | null,
     @Arg('preview', () => Int, { nullable: true, description: 'Run the SQL and return its first N rows (0..100).' }) preview: number | null,
     @Ctx() ctx: RequestContext,
@@ -84,6 +95,7 @@ export class EngineResolver {
     const opts = {
       budget: checkRange('budget', budget ?? 10, 1, limits.maxBudget),
       beamWidth: checkRange('beamWidth', beamWidth, 1, limits.maxBeamWidth),
+      minAlternateConfidence: checkShare('minAlternateConfidence', minAlternateConfidence),
       preview: checkRange('preview', preview, 0, limits.maxPreview),
       intent: intent ? await intentFromInput(ctx, intent) : undefined,
       allowTable: ctx.scope.tableFilter(),

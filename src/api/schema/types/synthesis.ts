@@ -34,6 +34,12 @@ export class SynthesisTable {
   @Field(() => Float, { description: 'Marginal score gain when it was added.' })
   gain!: number;
 
+  @Field(() => Float, {
+    nullable: true,
+    description: 'ALTERNATE only: the confidence, in (0,1), that the question needs this table (a model fitted on tuning questions); null for the core, and for syntheses stored before it was reported.',
+  })
+  confidence!: number | null;
+
   @Field(() => Table, { nullable: true, description: 'The catalog table (null if deleted since the synthesis was stored).' })
   table!: Table | null;
 }

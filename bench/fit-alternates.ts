@@ -1,0 +1,102 @@
+/**
+ * Fits the alternates' confidence model (src/search/alternateConfidence.ts) on tuning questions and
+ * rewrites src/search/alternateWeights.ts. For each questions file it runs graft with every offer
+ * kept (`minAlternateConfidence` 0) over every question except the evaluation sample the tuning
+ * trials measure on (`--hold-out N`: the N questions `graft bench run --sample N` takes), labels
+ * each offer by whether it holds a gold table, and fits the logistic model on all offers together.
+ * Prints the weights and how well the confidence is calibrated; `--dry-run` writes nothing.
+ * Usage: tsx bench/fit-alternates.ts --lake lakes/spider --questions <a.json>[,<b.json>]
+ *          [--hold-out 1200] [--budget 15] [--catalog <dir>] [--dry-run]
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createEngine, type Engine } from '../src/engine/index.js';
+import type { BenchContext, BenchQuestion, RetrievalMethod } from '../src/bench/methods.js';
+import { evenSample, runBench } from '../src/bench/run.js';
+import { ALTERNATE_FEATURES, alternateConfidence, alternateFeatures, fitLogistic, type AlternateOffer } from '../src/search/index.js';
+
+const args = process.argv.slice(2);
+const opt = (name: string, dflt?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
+const lake = opt('--lake');
+const files = opt('--questions')?.split(',');
+if (!lake || !files) throw new Error('usage: tsx bench/fit-alternates.ts --lake <dir> --questions <a.json>[,<b.json>] [--hold-out 1200] [--budget 15] [--catalog <dir>] [--dry-run]');
+const holdOut = Number(opt('--hold-out', '1200'));
+const budget = Number(opt('--budget', '15'));
+const catalogDir = opt('--catalog');
+const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'search', 'alternateWeights.ts');
+
+/** graft with every offer kept, recording each question's offers as lake table stems. */
+class OfferRecorder implements RetrievalMethod {
+  readonly name = 'graft';
+  readonly offers = new Map<number, { stems: string[]; offer: AlternateOffer }[]>();
+  private engine?: Engine;
+  private ctx?: BenchContext;
+
+  async prepare(ctx: BenchContext): Promise<void> {
+    this.ctx = ctx;
+    this.engine = createEngine(ctx.db, ctx.embedder, { valueModel: 'off' });
+    await this.engine.snapshot();
+  }
+
+  async retrieve(question: string, budget: number, q?: BenchQuestion): Promise<string[]> {
+    const r = await this.engine!.synthesize(question, { budget, minAlternateConfidence: 0 });
+    const stem = (id: string) => this.ctx!.catalog.tableById.get(id)?.stem ?? `?${id}`;
+    this.offers.set(q!.index, (r.search?.alternateOffers ?? []).map((offer) => ({ stems: offer.tables.map(stem), offer })));
+    return r.tables.map((t) => t.id);
+  }
+}
+
+const x: number[][] = [];
+const y: number[] = [];
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'graft-fit-'));
+try {
+  for (const file of files) {
+    const all = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
+    const held = new Set(evenSample(all, holdOut));
+    const rest = all.filter((q) => !held.has(q));
+    const restFile = path.join(tmp, path.basename(file));
+    writeFileSync(restFile, JSON.stringify(rest));
+    const recorder = new OfferRecorder();
+    const results = await runBench({ lakeDir: lake, catalogDir, questionsFile: restFile, methods: [recorder], budgets: [budget], onProgress: (m) => process.stderr.write(`${m}\n`) });
+    for (const row of results.rows) {
+      const gold = new Set(row.gold);
+      for (const { stems, offer } of recorder.offers.get(row.questionIndex) ?? []) {
+        x.push(alternateFeatures(offer.evidence));
+        y.push(stems.some((s) => gold.has(s)) ? 1 : 0);
+      }
+    }
+    process.stderr.write(`${file}: ${rest.length} questions (${all.length - rest.length} held out), ${x.length} offers so far\n`);
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+const weights = fitLogistic(x, y, { l2: 1 });
+const model = { features: [...ALTERNATE_FEATURES], weights };
+const logLoss = -x.reduce((sum, f, i) => sum + Math.log(Math.max(1e-12, y[i] ? alternateConfidence(f, model) : 1 - alternateConfidence(f, model))), 0) / x.length;
+process.stdout.write(`${x.length} offers, ${(y.reduce((a, b) => a + b, 0) / y.length).toFixed(3)} of them hold a gold table; mean log loss ${logLoss.toFixed(4)}\n`);
+for (const [i, name] of ALTERNATE_FEATURES.entries()) process.stdout.write(`  ${name.padEnd(18)} ${weights[i].toFixed(3)}\n`);
+// Calibration: offers by predicted confidence, beside the share that held a gold table.
+const bins = [0, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.4, 1.01];
+for (let b = 0; b + 1 < bins.length; b++) {
+  const inBin = x.map((f, i) => ({ p: alternateConfidence(f, model), y: y[i] })).filter((o) => o.p >= bins[b] && o.p < bins[b + 1]);
+  if (inBin.length === 0) continue;
+  const mean = (v: number[]) => v.reduce((a, c) => a + c, 0) / v.length;
+  process.stdout.write(`  confidence ${bins[b].toFixed(2)}-${Math.min(1, bins[b + 1]).toFixed(2)}: ${String(inBin.length).padStart(6)} offers, predicted ${mean(inBin.map((o) => o.p)).toFixed(3)}, observed ${mean(inBin.map((o) => o.y)).toFixed(3)}\n`);
+}
+if (!args.includes('--dry-run')) {
+  const fittedOn = `${files.map((f) => path.basename(f)).join(', ')} without the ${holdOut}-question hold-out, L = ${budget}, ${x.length} offers`;
+  writeFileSync(
+    out,
+    `// Written by bench/fit-alternates.ts: do not edit by hand.\n` +
+      `import type { AlternateWeights } from './alternateConfidence.js';\n\n` +
+      `export const ALTERNATE_WEIGHTS: AlternateWeights & { fittedOn: string } = {\n` +
+      `  fittedOn: '${fittedOn.replace(/'/g, "\\'")}',\n` +
+      `  features: ${JSON.stringify(model.features).replace(/","/g, '", "').replace(/"/g, "'")},\n` +
+      `  weights: [${weights.map((w) => Number(w.toFixed(4))).join(', ')}],\n` +
+      `};\n`,
+  );
+  process.stdout.write(`wrote ${path.relative(process.cwd(), out)}\n`);
+}

@@ -185,7 +185,11 @@ export function chooseSynthesis(
   const nameOf = (t: string) => [...tableTerms(model.snapshot.tableById.get(t)!).name].sort().join(' ');
   const coreNames = new Set(core.map(nameOf));
   const questionWords = new Set(recall.terms.map((t) => t.token));
-  /** Share of a table's name words that are question words. */
+  /**
+   * Share of a table's name words that are the question's own words. Not the recall's name share,
+   * which counts words its relatives stand for: the model asks whether the question names the
+   * table itself (fitted that way).
+   */
   const nameShare = (t: string) => {
     const name = tableTerms(model.snapshot.tableById.get(t)!).name;
     return name.size > 0 ? [...name].filter((w) => questionWords.has(w)).length / name.size : 0;

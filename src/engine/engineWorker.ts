@@ -49,7 +49,12 @@ export default async function runEngineTask(task: EngineTask): Promise<EngineTas
   const ids = task.visible ? new Set(task.visible) : null;
   const allowTable: TableFilter | undefined = ids ? (t) => ids.has(t.id) : undefined;
   try {
-    if (task.kind === 'synthesize') return { ok: await engine.synthesize(task.question, { ...task.opts, allowTable }) };
+    if (task.kind === 'synthesize') {
+      // The search trace (every table the search could have chosen, every alternate offered) is a
+      // diagnostic the API never serves: it stays here rather than cross to the server's thread.
+      const { search: _trace, ...result } = await engine.synthesize(task.question, { ...task.opts, allowTable });
+      return { ok: result };
+    }
     if (task.kind === 'explain') return { ok: await engine.explain({ ...task.args, allowTable }) };
     if (task.kind === 'warmup') return { ok: await warmUp(engine, task.count, task.offset) };
     return { ok: await engine.intentGraph(task.question, { ...task.opts, allowTable }) };

@@ -43,6 +43,9 @@ describe('engine pool on the demo lake', () => {
     for (const q of demo.gold.questions) {
       const [a, b] = await Promise.all([local.synthesize(q.question, { budget: 10 }), pool.synthesize(q.question, { budget: 10 })]);
       expect({ id: q.id, tables: b.tables, score: b.score, sql: b.plan.sql }).toEqual({ id: q.id, tables: a.tables, score: a.score, sql: a.plan.sql });
+      // The search trace stays in the worker: the API never serves it.
+      expect(a.search).toBeDefined();
+      expect(b.search).toBeUndefined();
     }
   });
 

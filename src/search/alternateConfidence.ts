@@ -1,3 +1,4 @@
+import { cholesky, Matrix, solveCholesky } from '../igms/index.js';
 import { ALTERNATE_WEIGHTS } from './alternateWeights.js';
 
 /**
@@ -86,8 +87,13 @@ export interface AlternateWeights {
 /** Probability in (0,1) that an offer with these features holds a needed table. */
 export function alternateConfidence(features: readonly number[], model: AlternateWeights = ALTERNATE_WEIGHTS): number {
   if (model.weights.length !== features.length) throw new Error(`alternate model has ${model.weights.length} weights for ${features.length} features`);
+  return logistic(model.weights, features);
+}
+
+/** 1 / (1 + exp(-w·x)). */
+function logistic(w: readonly number[], x: readonly number[]): number {
   let z = 0;
-  for (let i = 0; i < features.length; i++) z += model.weights[i] * features[i];
+  for (let i = 0; i < x.length; i++) z += w[i] * x[i];
   return 1 / (1 + Math.exp(-z));
 }
 
@@ -102,17 +108,20 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
   const w = new Array<number>(d).fill(0);
   for (let it = 0; it < (opts.iterations ?? 30); it++) {
     const grad = w.map((wi, j) => (j === 0 ? 0 : l2 * wi));
-    const hess = Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j && i > 0 ? l2 : 0)));
+    const hess = new Matrix(d, d);
+    for (let i = 1; i < d; i++) hess.set(i, i, l2);
     for (let n = 0; n < x.length; n++) {
-      const p = alternateConfidence(x[n], { features: [], weights: w });
+      const p = logistic(w, x[n]);
       const r = p - y[n];
       const s = p * (1 - p);
       for (let i = 0; i < d; i++) {
         grad[i] += r * x[n][i];
-        for (let j = 0; j < d; j++) hess[i][j] += s * x[n][i] * x[n][j];
+        for (let j = 0; j <= i; j++) hess.data[i * d + j] += s * x[n][i] * x[n][j];
       }
     }
-    const step = solve(hess, grad);
+    // The Hessian is positive definite while l2 > 0 (the bias's diagonal sums p(1 - p) > 0);
+    // cholesky reads its lower triangle.
+    const step = solveCholesky(cholesky(hess, 'hessian'), grad);
     let change = 0;
     for (let i = 0; i < d; i++) {
       w[i] -= step[i];
@@ -121,27 +130,4 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
     if (change < 1e-8) break;
   }
   return w;
-}
-
-/** Solves a x = b for a symmetric positive-definite a (Gaussian elimination, partial pivoting). */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
-    [m[c], m[p]] = [m[p], m[c]];
-    if (Math.abs(m[c][c]) < 1e-12) m[c][c] = 1e-12;
-    for (let r = c + 1; r < n; r++) {
-      const f = m[r][c] / m[c][c];
-      for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k];
-    }
-  }
-  const out = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let s = m[r][n];
-    for (let k = r + 1; k < n; k++) s -= m[r][k] * out[k];
-    out[r] = s / m[r][r];
-  }
-  return out;
 }

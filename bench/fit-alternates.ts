@@ -12,8 +12,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, type Engine } from '../src/engine/index.js';
-import type { BenchContext, BenchQuestion, RetrievalMethod } from '../src/bench/methods.js';
+import type { BenchContext, BenchQuestion } from '../src/bench/methods.js';
+import { GraftMethod } from '../src/bench/graftMethods.js';
 import { evenSample, runBench } from '../src/bench/run.js';
 import { ALTERNATE_FEATURES, alternateConfidence, alternateFeatures, fitLogistic, type AlternateOffer } from '../src/search/index.js';
 
@@ -27,24 +27,25 @@ const budget = Number(opt('--budget', '15'));
 const catalogDir = opt('--catalog');
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'search', 'alternateWeights.ts');
 
-/** graft with every offer kept, recording each question's offers as lake table stems. */
-class OfferRecorder implements RetrievalMethod {
-  readonly name = 'graft';
+/** The benchmark's graft with every offer kept, recording each question's offers as lake table stems. */
+class OfferRecorder extends GraftMethod {
   readonly offers = new Map<number, { stems: string[]; offer: AlternateOffer }[]>();
-  private engine?: Engine;
-  private ctx?: BenchContext;
+  private catalog?: BenchContext['catalog'];
 
-  async prepare(ctx: BenchContext): Promise<void> {
-    this.ctx = ctx;
-    this.engine = createEngine(ctx.db, ctx.embedder, { valueModel: 'off' });
-    await this.engine.snapshot();
+  constructor() {
+    super('graft', 'beam', 'heuristic', { minAlternateConfidence: 0 });
   }
 
-  async retrieve(question: string, budget: number, q?: BenchQuestion): Promise<string[]> {
-    const r = await this.engine!.synthesize(question, { budget, minAlternateConfidence: 0 });
-    const stem = (id: string) => this.ctx!.catalog.tableById.get(id)?.stem ?? `?${id}`;
-    this.offers.set(q!.index, (r.search?.alternateOffers ?? []).map((offer) => ({ stems: offer.tables.map(stem), offer })));
-    return r.tables.map((t) => t.id);
+  override async prepare(ctx: BenchContext): Promise<void> {
+    this.catalog = ctx.catalog;
+    await super.prepare(ctx);
+  }
+
+  override async retrieve(question: string, budget: number, q?: BenchQuestion): Promise<string[]> {
+    const ids = await super.retrieve(question, budget, q);
+    const stem = (id: string) => this.catalog!.tableById.get(id)?.stem ?? `?${id}`;
+    this.offers.set(q!.index, (this.lastSynthesis()?.search?.alternateOffers ?? []).map((offer) => ({ stems: offer.tables.map(stem), offer })));
+    return ids;
   }
 }
 
@@ -75,15 +76,16 @@ try {
 
 const weights = fitLogistic(x, y, { l2: 1 });
 const model = { features: [...ALTERNATE_FEATURES], weights };
-const logLoss = -x.reduce((sum, f, i) => sum + Math.log(Math.max(1e-12, y[i] ? alternateConfidence(f, model) : 1 - alternateConfidence(f, model))), 0) / x.length;
-process.stdout.write(`${x.length} offers, ${(y.reduce((a, b) => a + b, 0) / y.length).toFixed(3)} of them hold a gold table; mean log loss ${logLoss.toFixed(4)}\n`);
+const predicted = x.map((f) => alternateConfidence(f, model));
+const mean = (v: number[]) => v.reduce((a, c) => a + c, 0) / v.length;
+const logLoss = -mean(predicted.map((p, i) => Math.log(Math.max(1e-12, y[i] ? p : 1 - p))));
+process.stdout.write(`${x.length} offers, ${mean(y).toFixed(3)} of them hold a gold table; mean log loss ${logLoss.toFixed(4)}\n`);
 for (const [i, name] of ALTERNATE_FEATURES.entries()) process.stdout.write(`  ${name.padEnd(18)} ${weights[i].toFixed(3)}\n`);
 // Calibration: offers by predicted confidence, beside the share that held a gold table.
 const bins = [0, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.4, 1.01];
 for (let b = 0; b + 1 < bins.length; b++) {
-  const inBin = x.map((f, i) => ({ p: alternateConfidence(f, model), y: y[i] })).filter((o) => o.p >= bins[b] && o.p < bins[b + 1]);
+  const inBin = predicted.map((p, i) => ({ p, y: y[i] })).filter((o) => o.p >= bins[b] && o.p < bins[b + 1]);
   if (inBin.length === 0) continue;
-  const mean = (v: number[]) => v.reduce((a, c) => a + c, 0) / v.length;
   process.stdout.write(`  confidence ${bins[b].toFixed(2)}-${Math.min(1, bins[b + 1]).toFixed(2)}: ${String(inBin.length).padStart(6)} offers, predicted ${mean(inBin.map((o) => o.p)).toFixed(3)}, observed ${mean(inBin.map((o) => o.y)).toFixed(3)}\n`);
 }
 if (!args.includes('--dry-run')) {

@@ -169,31 +169,8 @@ export function chooseSynthesis(
   const alternates: string[] = [];
   const offers: AlternateOffer[] = [];
   const room = () => args.budget - core.length - alternates.length;
-  const linked = new Set<string>();
-  /** Tables joining the core: their strongest join score; tables unioned to it. */
-  const joinScore = new Map<string, number>();
-  const unionedToCore = new Set<string>();
-  for (const t of core) {
-    for (const n of model.snapshot.neighbours(t)) {
-      linked.add(n.tableId);
-      if (n.kind === 'join') joinScore.set(n.tableId, Math.max(joinScore.get(n.tableId) ?? 0, n.score));
-      else unionedToCore.add(n.tableId);
-    }
-  }
   const relevance = (t: string) => recall.relevance.get(t) ?? 0;
-  const coreRelevance = Math.max(...core.map(relevance));
-  const nameOf = (t: string) => [...tableTerms(model.snapshot.tableById.get(t)!).name].sort().join(' ');
-  const coreNames = new Set(core.map(nameOf));
-  const questionWords = new Set(recall.terms.map((t) => t.token));
-  /**
-   * Share of a table's name words that are the question's own words. Not the recall's name share,
-   * which counts words its relatives stand for: the model asks whether the question names the
-   * table itself (fitted that way).
-   */
-  const nameShare = (t: string) => {
-    const name = tableTerms(model.snapshot.tableById.get(t)!).name;
-    return name.size > 0 ? [...name].filter((w) => questionWords.has(w)).length / name.size : 0;
-  };
+  const evidence = new OfferEvidence(model, recall, best);
   const offered = new Set<string>();
   /**
    * Offers a group of tables (a table with its row shards) as an alternate: taken when it fits the
@@ -203,24 +180,9 @@ export function chooseSynthesis(
     // A table refused once is not offered again by a later stage.
     if (group.length === 0 || group.length > room() || group.some((t) => offered.has(t))) return;
     for (const t of group) offered.add(t);
-    const added = new Float64Array(best.covered);
-    for (const t of group) cover(added, recall.match(t));
-    const evidence: AlternateEvidence = {
-      stage,
-      joinScore: Math.max(0, ...group.map((t) => joinScore.get(t) ?? 0)),
-      linked: group.some((t) => linked.has(t)),
-      unionToCore: group.some((t) => unionedToCore.has(t)),
-      relevance: coreRelevance > 0 ? Math.max(...group.map(relevance)) / coreRelevance : 0,
-      sameName: group.some((t) => coreNames.has(nameOf(t))),
-      coverageGain: coverageShare(recall, added) - best.coverage,
-      position: offers.length,
-      coreCoverage: best.coverage,
-      coreTables: best.logical,
-      candidateScore,
-      nameShare: Math.max(...group.map(nameShare)),
-    };
-    const confidence = alternateConfidence(alternateFeatures(evidence), opts.alternateModel);
-    offers.push({ tables: group, evidence, confidence });
+    const known = evidence.of(group, stage, offers.length, candidateScore);
+    const confidence = alternateConfidence(alternateFeatures(known), opts.alternateModel);
+    offers.push({ tables: group, evidence: known, confidence });
     if (confidence < opts.minAlternateConfidence) return;
     for (const t of group) {
       taken.add(t);
@@ -243,10 +205,10 @@ export function chooseSynthesis(
     // Each logical table of a runner-up on its own: the confidence decides table by table.
     for (const t of c.tables) if (!taken.has(t)) offer(groupOf(t).filter((x) => c.tables.includes(x)), 'runner-up', relativeScore(s));
   }
-  const floor = opts.alternateShare * coreRelevance;
+  const floor = opts.alternateShare * evidence.coreRelevance;
   const ranking = ranked
     .filter((t) => !taken.has(t))
-    .map((t) => ({ t, s: relevance(t) * (linked.has(t) ? 1 : opts.unlinkedFactor) }))
+    .map((t) => ({ t, s: relevance(t) * (evidence.linked.has(t) ? 1 : opts.unlinkedFactor) }))
     .filter((x) => x.s > 0 && x.s >= floor)
     .sort((a, b) => b.s - a.s || model.snapshot.compare(a.t, b.t));
   const offerInOrder = (order: string[], stage: AlternateStage) => {
@@ -255,20 +217,84 @@ export function chooseSynthesis(
       if (!taken.has(t)) offer(groupOf(t), stage);
     }
   };
-  offerInOrder(
-    ranking.map((x) => x.t),
-    'relevant',
-  );
+  offerInOrder(ranking.map((x) => x.t), 'relevant');
   if (room() > 0) offerInOrder(namedLookups(model, recall, core, opts.lookupMinScore), 'lookup');
   // Last, what no question word names but the core joins strongly: an entity table reached only
   // through a link table's column, a lookup table. One hop from the core only (the alternates'
   // neighbours cost F1 for no sufficiency on the train questions).
-  const strong = [...joinScore].filter(([t, score]) => score >= opts.fillJoinMinScore && !taken.has(t));
+  const strong = [...evidence.joinScore].filter(([t, score]) => score >= opts.fillJoinMinScore && !taken.has(t));
   offerInOrder(
     strong.sort((a, b) => b[1] - a[1] || relevance(b[0]) - relevance(a[0]) || model.snapshot.compare(a[0], b[0])).map(([t]) => t),
     'strong-join',
   );
   return { ...base, core, alternates, offers, stoppedBy: 'candidates' };
+}
+
+/** What the alternates' model knows of an offer against one core (`AlternateEvidence`): read once per answer. */
+class OfferEvidence {
+  /** Tables with an edge (join or union) to the core. */
+  readonly linked = new Set<string>();
+  /** Tables joining the core: their strongest join score. */
+  readonly joinScore = new Map<string, number>();
+  private readonly unioned = new Set<string>();
+  /** The core's best recall relevance. */
+  readonly coreRelevance: number;
+  private readonly coreNames: Set<string>;
+  private readonly questionWords: Set<string>;
+
+  constructor(
+    private readonly model: SynthesisModel,
+    private readonly recall: QuestionRecall,
+    private readonly core: CandidateSynthesis,
+  ) {
+    for (const t of core.tables) {
+      for (const n of model.snapshot.neighbours(t)) {
+        this.linked.add(n.tableId);
+        if (n.kind === 'join') this.joinScore.set(n.tableId, Math.max(this.joinScore.get(n.tableId) ?? 0, n.score));
+        else this.unioned.add(n.tableId);
+      }
+    }
+    this.coreRelevance = Math.max(...core.tables.map((t) => this.relevance(t)));
+    this.coreNames = new Set(core.tables.map((t) => this.nameOf(t)));
+    this.questionWords = new Set(recall.terms.map((t) => t.token));
+  }
+
+  of(group: readonly string[], stage: AlternateStage, position: number, candidateScore: number): AlternateEvidence {
+    const added = new Float64Array(this.core.covered);
+    for (const t of group) cover(added, this.recall.match(t));
+    return {
+      stage,
+      joinScore: Math.max(0, ...group.map((t) => this.joinScore.get(t) ?? 0)),
+      linked: group.some((t) => this.linked.has(t)),
+      unionToCore: group.some((t) => this.unioned.has(t)),
+      relevance: this.coreRelevance > 0 ? Math.max(...group.map((t) => this.relevance(t))) / this.coreRelevance : 0,
+      sameName: group.some((t) => this.coreNames.has(this.nameOf(t))),
+      coverageGain: coverageShare(this.recall, added) - this.core.coverage,
+      position,
+      coreCoverage: this.core.coverage,
+      coreTables: this.core.logical,
+      candidateScore,
+      nameShare: Math.max(...group.map((t) => this.nameShare(t))),
+    };
+  }
+
+  private relevance(t: string): number {
+    return this.recall.relevance.get(t) ?? 0;
+  }
+
+  private nameOf(t: string): string {
+    return [...tableTerms(this.model.snapshot.tableById.get(t)!).name].sort().join(' ');
+  }
+
+  /**
+   * Share of a table's name words that are the question's own words. Not the recall's name share,
+   * which counts words its relatives stand for: the model asks whether the question names the
+   * table itself (fitted that way).
+   */
+  private nameShare(t: string): number {
+    const name = tableTerms(this.model.snapshot.tableById.get(t)!).name;
+    return name.size > 0 ? [...name].filter((w) => this.questionWords.has(w)).length / name.size : 0;
+  }
 }
 
 /**

@@ -1,10 +1,10 @@
 /**
  * Fits the alternates' confidence model (src/search/alternateConfidence.ts) on tuning questions and
- * rewrites src/search/alternateWeights.ts. For each questions file it runs graft with every offer
- * kept (`minAlternateConfidence` 0) over every question except the evaluation sample the tuning
- * trials measure on (`--hold-out N`: the N questions `graft bench run --sample N` takes), labels
- * each offer by whether it holds a gold table, and fits the logistic model on all offers together.
- * Prints the weights and how well the confidence is calibrated; `--dry-run` writes nothing.
+ * rewrites src/search/alternateModel.ts. For each questions file it runs graft over every question
+ * except the evaluation sample the tuning trials measure on (`--hold-out N`: the N questions
+ * `graft bench run --sample N` takes), labels each offer the alternates' stages made by whether it
+ * holds a gold table, and fits the boosted trees on all offers together. Prints how often each
+ * feature splits and how well the confidence is calibrated; `--dry-run` writes nothing.
  * Usage: tsx bench/fit-alternates.ts --lake lakes/spider --questions <a.json>[,<b.json>]
  *          [--hold-out 1200] [--budget 15] [--catalog <dir>] [--dry-run]
  */
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { BenchContext, BenchQuestion } from '../src/bench/methods.js';
 import { GraftMethod } from '../src/bench/graftMethods.js';
 import { evenSample, runBench } from '../src/bench/run.js';
-import { ALTERNATE_FEATURES, alternateConfidence, alternateFeatures, fitLogistic, type AlternateOffer } from '../src/search/index.js';
+import { ALTERNATE_FEATURES, alternateConfidence, fitBoostedTrees, type AlternateOffer } from '../src/search/index.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -25,9 +25,9 @@ if (!lake || !files) throw new Error('usage: tsx bench/fit-alternates.ts --lake 
 const holdOut = Number(opt('--hold-out', '1200'));
 const budget = Number(opt('--budget', '15'));
 const catalogDir = opt('--catalog');
-const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'search', 'alternateWeights.ts');
+const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'search', 'alternateModel.ts');
 
-/** The benchmark's graft with every offer kept, recording each question's offers as lake table stems. */
+/** The benchmark's graft, recording each question's offers (kept or not) with their lake table stems. */
 class OfferRecorder extends GraftMethod {
   readonly offers = new Map<number, { stems: string[]; offer: AlternateOffer }[]>();
   private catalog?: BenchContext['catalog'];
@@ -64,7 +64,7 @@ try {
     for (const row of results.rows) {
       const gold = new Set(row.gold);
       for (const { stems, offer } of recorder.offers.get(row.questionIndex) ?? []) {
-        x.push(alternateFeatures(offer.evidence));
+        x.push(offer.features);
         y.push(stems.some((s) => gold.has(s)) ? 1 : 0);
       }
     }
@@ -74,13 +74,15 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-const weights = fitLogistic(x, y, { l2: 1 });
-const model = { features: [...ALTERNATE_FEATURES], weights };
+const model = fitBoostedTrees(x, y, ALTERNATE_FEATURES);
 const predicted = x.map((f) => alternateConfidence(f, model));
 const mean = (v: number[]) => v.reduce((a, c) => a + c, 0) / v.length;
 const logLoss = -mean(predicted.map((p, i) => Math.log(Math.max(1e-12, y[i] ? p : 1 - p))));
 process.stdout.write(`${x.length} offers, ${mean(y).toFixed(3)} of them hold a gold table; mean log loss ${logLoss.toFixed(4)}\n`);
-for (const [i, name] of ALTERNATE_FEATURES.entries()) process.stdout.write(`  ${name.padEnd(18)} ${weights[i].toFixed(3)}\n`);
+// How often each feature splits a node, over all trees.
+const splits = new Array<number>(ALTERNATE_FEATURES.length).fill(0);
+for (const tree of model.trees) for (let n = 0; n < tree.length; n += 4) if (tree[n] >= 0) splits[tree[n]]++;
+for (const [i, name] of ALTERNATE_FEATURES.entries()) process.stdout.write(`  ${name.padEnd(32)} ${String(splits[i]).padStart(4)} splits\n`);
 // Calibration: offers by predicted confidence, beside the share that held a gold table.
 const bins = [0, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.4, 1.01];
 for (let b = 0; b + 1 < bins.length; b++) {
@@ -90,14 +92,19 @@ for (let b = 0; b + 1 < bins.length; b++) {
 }
 if (!args.includes('--dry-run')) {
   const fittedOn = `${files.map((f) => path.basename(f)).join(', ')} without the ${holdOut}-question hold-out, L = ${budget}, ${x.length} offers`;
+  // Thresholds exactly (they are feature values: a rounded one could move an offer across it), leaf values to 6 digits.
+  const node = (tree: readonly number[], n: number) => (tree[n] < 0 ? `-1, ${Number(tree[n + 1].toPrecision(6))}, 0, 0` : `${tree[n]}, ${tree[n + 1]}, ${tree[n + 2]}, ${tree[n + 3]}`);
+  const trees = model.trees.map((tree) => `    [${Array.from({ length: tree.length / 4 }, (_, i) => node(tree, 4 * i)).join(', ')}],`).join('\n');
   writeFileSync(
     out,
     `// Written by bench/fit-alternates.ts: do not edit by hand.\n` +
-      `import type { AlternateWeights } from './alternateConfidence.js';\n\n` +
-      `export const ALTERNATE_WEIGHTS: AlternateWeights & { fittedOn: string } = {\n` +
+      `import type { AlternateModel } from './alternateConfidence.js';\n\n` +
+      `export const ALTERNATE_MODEL: AlternateModel & { fittedOn: string } = {\n` +
       `  fittedOn: '${fittedOn.replace(/'/g, "\\'")}',\n` +
       `  features: ${JSON.stringify(model.features).replace(/","/g, '", "').replace(/"/g, "'")},\n` +
-      `  weights: [${weights.map((w) => Number(w.toFixed(4))).join(', ')}],\n` +
+      `  base: ${model.base},\n` +
+      `  learningRate: ${model.learningRate},\n` +
+      `  trees: [\n${trees}\n  ],\n` +
       `};\n`,
   );
   process.stdout.write(`wrote ${path.relative(process.cwd(), out)}\n`);

@@ -1,6 +1,6 @@
 import { isGenericToken } from '../graph/index.js';
-import { alternateConfidence, alternateFeatures, type AlternateEvidence, type AlternateStage, type AlternateWeights } from './alternateConfidence.js';
-import { ALTERNATE_WEIGHTS } from './alternateWeights.js';
+import { alternateConfidence, alternateFeatures, type AlternateEvidence, type AlternateModel, type AlternateStage } from './alternateConfidence.js';
+import { ALTERNATE_MODEL } from './alternateModel.js';
 import { tableTerms, type QuestionRecall } from './recall.js';
 import type { SynthesisModel } from './synthesisModel.js';
 
@@ -49,6 +49,8 @@ export interface CandidateOptions {
   runnerUpShare: number;
   /** Then single tables: relevance of at least this share of the core's most relevant table ... */
   alternateShare: number;
+  /** ... at most this many offers, most relevant first. */
+  relevantOffers: number;
   /** ... where a table with no edge to the core counts at this factor of its relevance. */
   unlinkedFactor: number;
   /**
@@ -65,13 +67,13 @@ export interface CandidateOptions {
   fillJoinMinScore: number;
   /**
    * An alternate is kept only when `alternateModel` gives it at least this confidence that the
-   * question needs it (0: every offer that fits the budget). 0.02 is the highest floor tried at
-   * which both train samples keep their Sufficiency goals (issue 10) with the margin by which the
-   * whole train sets fall short of the samples: 0.025 took the reworded sample to 0.614 at L = 10
-   * (src/search/README.md, Alternates).
+   * question needs it (0: every offer that fits the budget). On the train samples (issue 10's
+   * tuning questions) 0.05 keeps the Sufficiency the logistic model had at 0.02 and gains 0.13-0.14
+   * F1 at L = 10; 0.08 took the reworded sample's Sufficiency under its goal (src/search/README.md,
+   * "Which alternates an answer keeps").
    */
   minAlternateConfidence: number;
-  alternateModel: AlternateWeights;
+  alternateModel: AlternateModel;
 }
 
 export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
@@ -86,11 +88,12 @@ export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
   runnerUps: 3,
   runnerUpShare: 0.8,
   alternateShare: 0.1,
+  relevantOffers: 10,
   unlinkedFactor: 0.3,
   lookupMinScore: 0.5,
   fillJoinMinScore: 0.7,
-  minAlternateConfidence: 0.02,
-  alternateModel: ALTERNATE_WEIGHTS,
+  minAlternateConfidence: 0.05,
+  alternateModel: ALTERNATE_MODEL,
 };
 
 export interface CandidateSynthesis {
@@ -108,15 +111,17 @@ export interface AlternateOffer {
   /** A table with its row shards. */
   tables: string[];
   evidence: AlternateEvidence;
+  /** The model's inputs (`alternateFeatures`: the evidence, and where the offer stands among the question's others). */
+  features: number[];
   confidence: number;
 }
 
 export interface SynthesisChoice {
   /** The winning candidate's tables. */
   core: string[];
-  /** Ranked alternates after the core, shards kept together, |core| + |alternates| <= budget. */
+  /** Alternates after the core, most likely needed first, shards kept together, |core| + |alternates| <= budget. */
   alternates: string[];
-  /** Every offer the alternates' stages made that fit the budget when made, kept or not, in order. */
+  /** Every offer the alternates' stages made, kept or not, in the order made. */
   offers: AlternateOffer[];
   seeds: string[];
   candidates: number;
@@ -128,16 +133,19 @@ export interface SynthesisChoice {
  * best of those that cover a specific (non-generic) word by the catalog's own words or values,
  * by coverage of the question − `sizePenalty` per logical table beyond the first +
  * `igmsWeight` x IGMS utility (relative to the best candidate's) − `weakLinkPenalty` x the
- * weakness of its links; ties go to the earlier, i.e. more relevant, seed. Then the alternates,
- * while the budget lasts, each offer kept when its confidence (`alternateConfidence`) is at least
- * `minAlternateConfidence`: the new tables of the best candidate before its links were counted
- * (when it is not the core), of the runner-up candidates that score close to the best (whole
- * alternative syntheses, offered table by table), then single tables the question
- * matches, linked to the core (others at `unlinkedFactor`), best first, down to `alternateShare`
- * of the core's best relevance, then the tables that core columns the question names refer to
- * (`lookupMinScore`), then tables joining the core with a score of at least `fillJoinMinScore`,
- * strongest first; a table always with its row shards. A question of which no
- * candidate covers a specific word that way gets no answer.
+ * weakness of its links; ties go to the earlier, i.e. more relevant, seed. Then the alternates.
+ * Stages offer tables, each table once and always with its row shards: the new tables of the best
+ * candidate before its links were counted (when it is not the core), of the runner-up candidates
+ * that score close to the best (whole alternative syntheses, offered table by table), then
+ * single tables the question matches, linked to the core (others at `unlinkedFactor`), best
+ * first, down to `alternateShare` of the core's best relevance and at most `relevantOffers`, then
+ * the tables that core columns the question names refer to (`lookupMinScore`), then tables
+ * joining the core with a score of at least `fillJoinMinScore`, strongest first. Each offer gets
+ * the model's confidence (`alternateConfidence`) that the question needs it; the answer takes
+ * the offers in order of confidence, each that clears `minAlternateConfidence` and fits the
+ * budget. What is offered and its confidence do not depend on the budget: a larger budget takes
+ * more of the same ranking. A question of which no candidate covers a specific word that way gets
+ * no answer.
  */
 export function chooseSynthesis(
   model: SynthesisModel,
@@ -165,32 +173,18 @@ export function chooseSynthesis(
   const best = cands[bestI];
 
   const core = [...best.tables];
-  const taken = new Set(core);
-  const alternates: string[] = [];
-  const offers: AlternateOffer[] = [];
-  const room = () => args.budget - core.length - alternates.length;
+  const inCore = new Set(core);
   const relevance = (t: string) => recall.relevance.get(t) ?? 0;
   const evidence = new OfferEvidence(model, recall, best);
+  const made: { tables: string[]; evidence: AlternateEvidence }[] = [];
   const offered = new Set<string>();
-  /**
-   * Offers a group of tables (a table with its row shards) as an alternate: taken when it fits the
-   * budget and the model's confidence that the question needs it clears the floor.
-   */
-  const offer = (group: string[], stage: AlternateStage, candidateScore = 0): void => {
-    // A table refused once is not offered again by a later stage.
-    if (group.length === 0 || group.length > room() || group.some((t) => offered.has(t))) return;
-    for (const t of group) offered.add(t);
-    const known = evidence.of(group, stage, offers.length, candidateScore);
-    const confidence = alternateConfidence(alternateFeatures(known), opts.alternateModel);
-    offers.push({ tables: group, evidence: known, confidence });
-    if (confidence < opts.minAlternateConfidence) return;
-    for (const t of group) {
-      taken.add(t);
-      alternates.push(t);
-    }
+  /** Offers a table with its row shards, those not in the core nor offered before (each table is offered once). */
+  const offer = (t: string, stage: AlternateStage, within?: readonly string[], candidateScore = 0): void => {
+    const group = model.shardClosure(t, opts.shardThreshold).filter((x) => !inCore.has(x) && !offered.has(x) && (!within || within.includes(x)));
+    if (group.length === 0) return;
+    for (const x of group) offered.add(x);
+    made.push({ tables: group, evidence: evidence.of(group, stage, made.length, candidateScore) });
   };
-  /** A table with those of its row shards not taken yet. */
-  const groupOf = (t: string) => model.shardClosure(t, opts.shardThreshold).filter((x) => !taken.has(x));
   const runnerUps = cands
     .map((c, i) => ({ c, s: scores[i] }))
     .filter((x) => x.c !== best && x.s >= opts.runnerUpShare * scores[bestI])
@@ -201,34 +195,41 @@ export function chooseSynthesis(
   const coverageBest = firstArgmax(unlinked);
   if (coverageBest !== bestI) runnerUps.unshift({ c: cands[coverageBest], s: scores[coverageBest] });
   const relativeScore = (s: number) => (scores[bestI] > 0 ? Math.max(0, Math.min(1.5, s / scores[bestI])) : 0);
-  for (const { c, s } of runnerUps) {
-    // Each logical table of a runner-up on its own: the confidence decides table by table.
-    for (const t of c.tables) if (!taken.has(t)) offer(groupOf(t).filter((x) => c.tables.includes(x)), 'runner-up', relativeScore(s));
-  }
+  // Each logical table of a runner-up on its own: the confidence decides table by table.
+  for (const { c, s } of runnerUps) for (const t of c.tables) offer(t, 'runner-up', c.tables, relativeScore(s));
   const floor = opts.alternateShare * evidence.coreRelevance;
-  const ranking = ranked
-    .filter((t) => !taken.has(t))
+  const relevant = ranked
+    .filter((t) => !inCore.has(t) && !offered.has(t))
     .map((t) => ({ t, s: relevance(t) * (evidence.linked.has(t) ? 1 : opts.unlinkedFactor) }))
     .filter((x) => x.s > 0 && x.s >= floor)
     .sort((a, b) => b.s - a.s || model.snapshot.compare(a.t, b.t));
-  const offerInOrder = (order: string[], stage: AlternateStage) => {
-    for (const t of order) {
-      if (room() <= 0) break;
-      if (!taken.has(t)) offer(groupOf(t), stage);
-    }
-  };
-  offerInOrder(ranking.map((x) => x.t), 'relevant');
-  if (room() > 0) offerInOrder(namedLookups(model, recall, core, opts.lookupMinScore), 'lookup');
+  const start = made.length;
+  for (const { t } of relevant) {
+    if (made.length - start >= opts.relevantOffers) break;
+    offer(t, 'relevant');
+  }
+  for (const t of namedLookups(model, evidence, opts.lookupMinScore)) offer(t, 'lookup');
   // Last, what no question word names but the core joins strongly: an entity table reached only
   // through a link table's column, a lookup table. One hop from the core only (the alternates'
   // neighbours cost F1 for no sufficiency on the train questions).
-  const strong = [...evidence.joinScore].filter(([t, score]) => score >= opts.fillJoinMinScore && !taken.has(t));
-  offerInOrder(
-    strong.sort((a, b) => b[1] - a[1] || relevance(b[0]) - relevance(a[0]) || model.snapshot.compare(a[0], b[0])).map(([t]) => t),
-    'strong-join',
-  );
+  const strong = [...evidence.joinScore].filter(([t, score]) => score >= opts.fillJoinMinScore && !inCore.has(t));
+  strong.sort((a, b) => b[1] - a[1] || relevance(b[0]) - relevance(a[0]) || model.snapshot.compare(a[0], b[0]));
+  for (const [t] of strong) offer(t, 'strong-join');
+
+  const rows = alternateFeatures(made.map((m) => m.evidence));
+  const offers: AlternateOffer[] = made.map((m, i) => ({ ...m, features: rows[i], confidence: alternateConfidence(rows[i], opts.alternateModel) }));
+  const alternates: string[] = [];
+  const byConfidence = offers.map((_, i) => i).sort((a, b) => offers[b].confidence - offers[a].confidence || a - b);
+  for (const i of byConfidence) {
+    const o = offers[i];
+    if (o.confidence < opts.minAlternateConfidence) break;
+    if (core.length + alternates.length + o.tables.length <= args.budget) alternates.push(...o.tables);
+  }
   return { ...base, core, alternates, offers, stoppedBy: 'candidates' };
 }
+
+/** A term matched at least this strongly is matched by a table's name (or a name-bound word pair). */
+const FULL_MATCH = 0.99;
 
 /** What the alternates' model knows of an offer against one core (`AlternateEvidence`): read once per answer. */
 class OfferEvidence {
@@ -241,6 +242,11 @@ class OfferEvidence {
   readonly coreRelevance: number;
   private readonly coreNames: Set<string>;
   private readonly questionWords: Set<string>;
+  private readonly inCore: Set<string>;
+  /** Position of each table in the recall's ranking. */
+  private readonly rankOf = new Map<string, number>();
+  /** Join edges from core columns: the table referred to, the score, whether a specific question word names the column. */
+  readonly coreReferences: { to: string; score: number; named: boolean }[] = [];
 
   constructor(
     private readonly model: SynthesisModel,
@@ -257,11 +263,42 @@ class OfferEvidence {
     this.coreRelevance = Math.max(...core.tables.map((t) => this.relevance(t)));
     this.coreNames = new Set(core.tables.map((t) => this.nameOf(t)));
     this.questionWords = new Set(recall.terms.map((t) => t.token));
+    this.inCore = new Set(core.tables);
+    recall.ranked().forEach((t, i) => this.rankOf.set(t, i));
+    // Single question words: the recall's word-pair terms are no column's word.
+    const words = new Set(recall.terms.map((t) => t.token).filter((w) => !w.includes(' ') && !isGenericToken(w)));
+    for (const id of core.tables) {
+      const t = model.snapshot.tableById.get(id);
+      if (!t) continue;
+      tableTerms(t).perColumn.forEach((columnWords, i) => {
+        const named = [...columnWords].some((w) => words.has(w));
+        for (const j of model.snapshot.referencesFrom(t.columns[i].id)) this.coreReferences.push({ to: j.toTableId, score: j.score, named });
+      });
+    }
   }
 
   of(group: readonly string[], stage: AlternateStage, position: number, candidateScore: number): AlternateEvidence {
     const added = new Float64Array(this.core.covered);
     for (const t of group) cover(added, this.recall.match(t));
+    const inGroup = new Set(group);
+    let referencedByCore = 0;
+    let referencedByNamedColumn = 0;
+    for (const { score, named, to } of this.coreReferences) {
+      if (!inGroup.has(to)) continue;
+      referencedByCore = Math.max(referencedByCore, score);
+      if (named) referencedByNamedColumn = Math.max(referencedByNamedColumn, score);
+    }
+    let refersToCore = 0;
+    for (const t of group) {
+      for (const c of this.model.snapshot.tableById.get(t)?.columns ?? []) {
+        for (const j of this.model.snapshot.referencesFrom(c.id)) if (this.inCore.has(j.toTableId)) refersToCore = Math.max(refersToCore, j.score);
+      }
+    }
+    // Terms an offered table matches fully (a name match) where the core matches less.
+    let nameGain = 0;
+    this.recall.terms.forEach((term, k) => {
+      if (this.core.covered[k] < FULL_MATCH && group.some((t) => (this.recall.match(t)?.[k] ?? 0) >= FULL_MATCH)) nameGain += term.weight;
+    });
     return {
       stage,
       joinScore: Math.max(0, ...group.map((t) => this.joinScore.get(t) ?? 0)),
@@ -275,6 +312,13 @@ class OfferEvidence {
       coreTables: this.core.logical,
       candidateScore,
       nameShare: Math.max(...group.map((t) => this.nameShare(t))),
+      referencedByCore,
+      referencedByNamedColumn,
+      refersToCore,
+      nameGain: this.recall.totalWeight > 0 ? nameGain / this.recall.totalWeight : 0,
+      relevanceRank: Math.min(...group.map((t) => this.rankOf.get(t) ?? this.rankOf.size)),
+      tables: group.length,
+      name: this.nameOf(group[0]),
     };
   }
 
@@ -298,26 +342,15 @@ class OfferEvidence {
 }
 
 /**
- * The tables that columns of `core` refer to, for the columns a specific question word names
+ * The tables that columns of the core refer to, for the columns a specific question word names
  * (`hair` of `hair_colour_id`, `power` of `power_id`), strongest link first: the table holding
  * what the column only points at (a colour's name, a power's name), which no question word
  * need name ("blonde" is a cell of it).
  */
-function namedLookups(model: SynthesisModel, recall: QuestionRecall, core: readonly string[], minScore: number): string[] {
-  if (minScore > 1) return [];
-  // Single question words: the recall's word-pair terms ("hair colour") are no column's word.
-  const words = new Set(recall.terms.map((t) => t.token).filter((w) => !w.includes(' ') && !isGenericToken(w)));
-  const links: { table: string; score: number }[] = [];
-  for (const id of core) {
-    const t = model.snapshot.tableById.get(id);
-    if (!t) continue;
-    tableTerms(t).perColumn.forEach((columnWords, i) => {
-      if (![...columnWords].some((w) => words.has(w))) return;
-      for (const j of model.snapshot.referencesFrom(t.columns[i].id)) if (j.score >= minScore) links.push({ table: j.toTableId, score: j.score });
-    });
-  }
-  links.sort((a, b) => b.score - a.score || model.snapshot.compare(a.table, b.table));
-  return [...new Set(links.map((l) => l.table))];
+function namedLookups(model: SynthesisModel, evidence: OfferEvidence, minScore: number): string[] {
+  const links = evidence.coreReferences.filter((r) => r.named && r.score >= minScore);
+  links.sort((a, b) => b.score - a.score || model.snapshot.compare(a.to, b.to));
+  return [...new Set(links.map((l) => l.to))];
 }
 
 /** Index of the highest value, the earliest among equals (within 1e-12); -1 when empty. */

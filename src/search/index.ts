@@ -10,4 +10,4 @@ export { exactSearch, type ExactOptions, type ExactResult } from './exact.js';
 export { searchSynthesis, DEFAULT_SEARCH_OPTIONS, type SearchOptions, type SearchOutcome, type SearchedTable, type SearchedRole } from './search.js';
 export { checkpoint } from './cancel.js';
 export { chooseSynthesis, DEFAULT_CANDIDATE_OPTIONS, type AlternateOffer, type CandidateOptions } from './candidates.js';
-export { ALTERNATE_FEATURES, alternateConfidence, alternateFeatures, fitLogistic, type AlternateEvidence, type AlternateStage, type AlternateWeights } from './alternateConfidence.js';
+export { ALTERNATE_FEATURES, alternateConfidence, alternateFeatures, DEFAULT_BOOSTING, fitBoostedTrees, type AlternateEvidence, type AlternateModel, type AlternateStage, type BoostingOptions } from './alternateConfidence.js';

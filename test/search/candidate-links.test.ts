@@ -30,9 +30,11 @@ function lake(weakScore: number, strongScore: number) {
 describe('candidate syntheses: link strength', () => {
   it('of two tables that cover the question alike, the one behind the stronger join is in the core, the other an alternate', () => {
     const { model, recall } = lake(0.5, 0.9);
-    const choice = chooseSynthesis(model, recall, { budget: 3 });
+    // Every offer kept (floor 0): which offers the fitted model keeps is alternate-confidence.test.ts's.
+    const choice = chooseSynthesis(model, recall, { budget: 3 }, { minAlternateConfidence: 0 });
     expect([...choice.core].sort()).toEqual(['customer@b', 'orders']);
     expect(choice.alternates).toEqual(['customer@a']);
+    expect(chooseSynthesis(model, recall, { budget: 3 }).core).toEqual(choice.core);
   });
 
   it('without the link terms the uri order decides (what the test above guards against)', () => {
@@ -77,15 +79,19 @@ function heroLake() {
 describe('candidate syntheses: lookup tables of named columns', () => {
   it('adds the table a core column the question names points to, though its link is weak and no word names it', () => {
     const { model, recall } = heroLake();
-    const choice = chooseSynthesis(model, recall, { budget: 5 });
+    // Every offer kept (floor 0): here the stage's offer is what is tested, not the fitted model's verdict.
+    const choice = chooseSynthesis(model, recall, { budget: 5 }, { minAlternateConfidence: 0 });
     expect(choice.core).toEqual(['superhero']);
     expect(choice.alternates).toEqual(['colour']);
+    expect(choice.offers.map((o) => [o.tables, o.evidence.stage])).toEqual([[['colour'], 'lookup']]);
+    expect(choice.offers[0].evidence).toMatchObject({ referencedByCore: 0.6, referencedByNamedColumn: 0.6 });
   });
 
   it('without the rule the weak link is not followed (what the test above guards)', () => {
     const { model, recall } = heroLake();
-    const choice = chooseSynthesis(model, recall, { budget: 5 }, { lookupMinScore: 2 });
+    const choice = chooseSynthesis(model, recall, { budget: 5 }, { lookupMinScore: 2, minAlternateConfidence: 0 });
     expect(choice.alternates).toEqual([]);
+    expect(choice.offers).toEqual([]);
   });
 
   it("lists a column's references strongest first, and none into a table the caller may not see", () => {
@@ -102,6 +108,6 @@ describe('candidate syntheses: lookup tables of named columns', () => {
 
   it('follows a named column only down to lookupMinScore', () => {
     const { model, recall } = heroLake();
-    expect(chooseSynthesis(model, recall, { budget: 5 }, { lookupMinScore: 0.65 }).alternates).toEqual([]);
+    expect(chooseSynthesis(model, recall, { budget: 5 }, { lookupMinScore: 0.65, minAlternateConfidence: 0 }).alternates).toEqual([]);
   });
 });

@@ -5,8 +5,15 @@
  * `graft bench run --sample N` takes), labels each offer the alternates' stages made by whether it
  * holds a gold table, and fits the boosted trees on all offers together. Prints how often each
  * feature splits and how well the confidence is calibrated; `--dry-run` writes nothing.
+ *
+ * `--hold-out-databases F` asks instead how the model does on databases it has not seen, as dev
+ * questions and users' own lakes are: a share F of the databases (`db_id`; a fixed shuffle) is
+ * held out whole, the trees are fitted on the other databases' questions, and for the held-out
+ * questions with >= 2 gold tables the script prints, per floor, the F1 / Sufficiency at L = 10 of
+ * their core (as answered at `--budget`, cut to 10) plus their offers taken most likely first, as
+ * `chooseSynthesis` takes them. Nothing is written then.
  * Usage: tsx bench/fit-alternates.ts --lake lakes/spider --questions <a.json>[,<b.json>]
- *          [--hold-out 1200] [--budget 15] [--catalog <dir>] [--dry-run]
+ *          [--hold-out 1200 | --hold-out-databases 0.33] [--budget 15] [--catalog <dir>] [--dry-run]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +21,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchContext, BenchQuestion } from '../src/bench/methods.js';
 import { GraftMethod } from '../src/bench/graftMethods.js';
+import { macroAverage, questionMetrics } from '../src/bench/metrics.js';
 import { evenSample, runBench } from '../src/bench/run.js';
+import { drawInt, mulberry32 } from '../src/util/prng.js';
 import { ALTERNATE_FEATURES, alternateConfidence, fitBoostedTrees, type AlternateOffer } from '../src/search/index.js';
 
 const args = process.argv.slice(2);
@@ -25,6 +34,8 @@ if (!lake || !files) throw new Error('usage: tsx bench/fit-alternates.ts --lake 
 const holdOut = Number(opt('--hold-out', '1200'));
 const budget = Number(opt('--budget', '15'));
 const catalogDir = opt('--catalog');
+const heldDatabaseShare = opt('--hold-out-databases') === undefined ? undefined : Number(opt('--hold-out-databases'));
+if (heldDatabaseShare !== undefined && !(heldDatabaseShare > 0 && heldDatabaseShare < 1)) throw new Error('--hold-out-databases must be a share in (0,1)');
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'search', 'alternateModel.ts');
 
 /** The benchmark's graft, recording each question's offers (kept or not) with their lake table stems. */
@@ -51,24 +62,44 @@ class OfferRecorder extends GraftMethod {
 
 const x: number[][] = [];
 const y: number[] = [];
+/** Held-out databases' questions with >= 2 gold tables: their core and offers, to answer again. */
+const unseen: { gold: string[]; core: string[]; offers: { stems: string[]; features: number[] }[] }[] = [];
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'graft-fit-'));
 try {
   for (const file of files) {
-    const all = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
-    const held = new Set(evenSample(all, holdOut));
-    const rest = all.filter((q) => !held.has(q));
+    const all = JSON.parse(readFileSync(file, 'utf8')) as { db_id?: string }[];
+    let rest = all;
+    let unseenDatabases = new Set<string>();
+    if (heldDatabaseShare === undefined) {
+      const held = new Set(evenSample(all, holdOut));
+      rest = all.filter((q) => !held.has(q));
+    } else {
+      // A fixed shuffle (Fisher-Yates) of the sorted names: the same databases each run.
+      const databases = [...new Set(all.map((q) => String(q.db_id)))].sort();
+      const rand = mulberry32(1);
+      for (let i = databases.length - 1; i > 0; i--) {
+        const j = drawInt(rand, 0, i);
+        [databases[i], databases[j]] = [databases[j], databases[i]];
+      }
+      unseenDatabases = new Set(databases.slice(0, Math.round(heldDatabaseShare * databases.length)));
+    }
     const restFile = path.join(tmp, path.basename(file));
     writeFileSync(restFile, JSON.stringify(rest));
     const recorder = new OfferRecorder();
     const results = await runBench({ lakeDir: lake, catalogDir, questionsFile: restFile, methods: [recorder], budgets: [budget], onProgress: (m) => process.stderr.write(`${m}\n`) });
     for (const row of results.rows) {
       const gold = new Set(row.gold);
-      for (const { stems, offer } of recorder.offers.get(row.questionIndex) ?? []) {
+      const offers = recorder.offers.get(row.questionIndex) ?? [];
+      if (unseenDatabases.has(String(rest[row.questionIndex].db_id))) {
+        if (row.goldBaseCount >= 2) unseen.push({ gold: row.gold, core: row.retrieved.slice(0, row.core ?? 0), offers: offers.map((o) => ({ stems: o.stems, features: o.offer.features })) });
+        continue;
+      }
+      for (const { stems, offer } of offers) {
         x.push(offer.features);
         y.push(stems.some((s) => gold.has(s)) ? 1 : 0);
       }
     }
-    process.stderr.write(`${file}: ${rest.length} questions (${all.length - rest.length} held out), ${x.length} offers so far\n`);
+    process.stderr.write(`${file}: ${rest.length} questions (${all.length - rest.length} held out, ${unseenDatabases.size} databases unseen), ${x.length} offers so far\n`);
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
@@ -90,7 +121,25 @@ for (let b = 0; b + 1 < bins.length; b++) {
   if (inBin.length === 0) continue;
   process.stdout.write(`  confidence ${bins[b].toFixed(2)}-${Math.min(1, bins[b + 1]).toFixed(2)}: ${String(inBin.length).padStart(6)} offers, predicted ${mean(inBin.map((o) => o.p)).toFixed(3)}, observed ${mean(inBin.map((o) => o.y)).toFixed(3)}\n`);
 }
-if (!args.includes('--dry-run')) {
+if (heldDatabaseShare !== undefined) {
+  // The held-out databases' questions answered again at L = 10 by the fitted trees, per floor.
+  const L = 10;
+  const scored = unseen.map((q) => ({ ...q, confidence: q.offers.map((o) => alternateConfidence(o.features, model)) }));
+  process.stdout.write(`${unseen.length} questions with >= 2 gold tables on the unseen databases, L = ${L}, F1 / Suf:\n`);
+  for (const floor of [0, 0.01, 0.02, 0.03, 0.05, 0.08]) {
+    const metrics = scored.map((q) => {
+      const answer = q.core.slice(0, L);
+      const order = q.offers.map((_, i) => i).sort((a, b) => q.confidence[b] - q.confidence[a] || a - b);
+      for (const i of order) {
+        if (q.confidence[i] < floor) break;
+        if (answer.length + q.offers[i].stems.length <= L) answer.push(...q.offers[i].stems);
+      }
+      return questionMetrics(answer, q.gold);
+    });
+    const m = macroAverage(metrics);
+    process.stdout.write(`  floor ${floor.toFixed(2)}: ${m.f1.toFixed(3)} / ${m.sufficiency.toFixed(3)}\n`);
+  }
+} else if (!args.includes('--dry-run')) {
   const fittedOn = `${files.map((f) => path.basename(f)).join(', ')} without the ${holdOut}-question hold-out, L = ${budget}, ${x.length} offers`;
   // Thresholds exactly (they are feature values: a rounded one could move an offer across it), leaf values to 6 digits.
   const node = (tree: readonly number[], n: number) => (tree[n] < 0 ? `-1, ${Number(tree[n + 1].toPrecision(6))}, 0, 0` : `${tree[n]}, ${tree[n + 1]}, ${tree[n + 2]}, ${tree[n + 3]}`);

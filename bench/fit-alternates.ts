@@ -24,7 +24,7 @@ import { GraftMethod } from '../src/bench/graftMethods.js';
 import { macroAverage, questionMetrics } from '../src/bench/metrics.js';
 import { evenSample, runBench } from '../src/bench/run.js';
 import { drawInt, mulberry32 } from '../src/util/prng.js';
-import { ALTERNATE_FEATURES, alternateConfidence, fitBoostedTrees, type AlternateOffer } from '../src/search/index.js';
+import { ALTERNATE_FEATURES, alternateConfidence, fitBoostedTrees, keptOffers, type AlternateOffer } from '../src/search/index.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -124,17 +124,12 @@ for (let b = 0; b + 1 < bins.length; b++) {
 if (heldDatabaseShare !== undefined) {
   // The held-out databases' questions answered again at L = 10 by the fitted trees, per floor.
   const L = 10;
-  const scored = unseen.map((q) => ({ ...q, confidence: q.offers.map((o) => alternateConfidence(o.features, model)) }));
+  const scored = unseen.map((q) => ({ ...q, offers: q.offers.map((o) => ({ tables: o.stems, confidence: alternateConfidence(o.features, model) })) }));
   process.stdout.write(`${unseen.length} questions with >= 2 gold tables on the unseen databases, L = ${L}, F1 / Suf:\n`);
   for (const floor of [0, 0.01, 0.02, 0.03, 0.05, 0.08]) {
     const metrics = scored.map((q) => {
-      const answer = q.core.slice(0, L);
-      const order = q.offers.map((_, i) => i).sort((a, b) => q.confidence[b] - q.confidence[a] || a - b);
-      for (const i of order) {
-        if (q.confidence[i] < floor) break;
-        if (answer.length + q.offers[i].stems.length <= L) answer.push(...q.offers[i].stems);
-      }
-      return questionMetrics(answer, q.gold);
+      const core = q.core.slice(0, L);
+      return questionMetrics([...core, ...keptOffers(q.offers, L - core.length, floor).flatMap((i) => q.offers[i].tables)], q.gold);
     });
     const m = macroAverage(metrics);
     process.stdout.write(`  floor ${floor.toFixed(2)}: ${m.f1.toFixed(3)} / ${m.sufficiency.toFixed(3)}\n`);

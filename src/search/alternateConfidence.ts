@@ -12,8 +12,8 @@ import { ALTERNATE_MODEL } from './alternateModel.js';
  * tuning questions by `bench/fit-alternates.ts`, which rewrites `alternateModel.ts`. Trees, not a
  * logistic model: what an offer's features mean depends on the others (a strong join says little
  * of one of five same-named copies; a low relevance matters when the core covers the question
- * already), and on the train hold-out the logistic model over the same features ranked the offers
- * worse (src/search/README.md, "Which alternates an answer keeps").
+ * already), and the logistic model of before, its offers ranked the same way, gained far less on
+ * the train samples (src/search/README.md, "Which alternates an answer keeps").
  */
 
 /** The stage of the alternates that offered a table (see `chooseSynthesis`). */

@@ -219,14 +219,26 @@ export function chooseSynthesis(
 
   const rows = alternateFeatures(made.map((m) => m.evidence));
   const offers: AlternateOffer[] = made.map((m, i) => ({ ...m, features: rows[i], confidence: alternateConfidence(rows[i], opts.alternateModel) }));
-  const alternates: string[] = [];
+  const kept = keptOffers(offers, args.budget - core.length, opts.minAlternateConfidence);
+  const alternates = kept.flatMap((i) => offers[i].tables);
+  return { ...base, core, alternates, offers, stoppedBy: 'candidates' };
+}
+
+/**
+ * Which offers an answer takes, in the order taken: most likely first, each whose confidence is at
+ * least `floor` and whose tables fit what is left of `room`.
+ */
+export function keptOffers(offers: readonly { tables: readonly unknown[]; confidence: number }[], room: number, floor: number): number[] {
+  const kept: number[] = [];
+  let left = room;
   const byConfidence = offers.map((_, i) => i).sort((a, b) => offers[b].confidence - offers[a].confidence || a - b);
   for (const i of byConfidence) {
-    const o = offers[i];
-    if (o.confidence < opts.minAlternateConfidence) break;
-    if (core.length + alternates.length + o.tables.length <= args.budget) alternates.push(...o.tables);
+    if (offers[i].confidence < floor) break;
+    if (offers[i].tables.length > left) continue;
+    kept.push(i);
+    left -= offers[i].tables.length;
   }
-  return { ...base, core, alternates, offers, stoppedBy: 'candidates' };
+  return kept;
 }
 
 /** A term matched at least this strongly is matched by a table's name (or a name-bound word pair). */

@@ -9,5 +9,5 @@ export { lazyRerank, type RerankOptions, type RerankResult } from './rerank.js';
 export { exactSearch, type ExactOptions, type ExactResult } from './exact.js';
 export { searchSynthesis, DEFAULT_SEARCH_OPTIONS, type SearchOptions, type SearchOutcome, type SearchedTable, type SearchedRole } from './search.js';
 export { checkpoint } from './cancel.js';
-export { chooseSynthesis, DEFAULT_CANDIDATE_OPTIONS, type AlternateOffer, type CandidateOptions } from './candidates.js';
+export { chooseSynthesis, DEFAULT_CANDIDATE_OPTIONS, keptOffers, type AlternateOffer, type CandidateOptions } from './candidates.js';
 export { ALTERNATE_FEATURES, alternateConfidence, alternateFeatures, DEFAULT_BOOSTING, fitBoostedTrees, type AlternateEvidence, type AlternateModel, type AlternateStage, type BoostingOptions } from './alternateConfidence.js';

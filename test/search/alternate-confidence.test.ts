@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALTERNATE_FEATURES, alternateConfidence, alternateFeatures, fitBoostedTrees, type AlternateEvidence, type AlternateModel } from '../../src/search/alternateConfidence.js';
 import { ALTERNATE_MODEL } from '../../src/search/alternateModel.js';
-import { chooseSynthesis } from '../../src/search/candidates.js';
+import { chooseSynthesis, keptOffers } from '../../src/search/candidates.js';
 import { DEFAULT_RECALL_OPTIONS, LexicalIndex, QuestionRecall } from '../../src/search/recall.js';
 import type { SnapshotTable } from '../../src/search/index.js';
 import { entity, join, modelOf, snapshotOf, table } from './fixture.js';
@@ -110,6 +110,20 @@ describe('alternate confidence: the choice', () => {
     expect(strict.core).toEqual(all.core);
     expect(strict.alternates).toEqual(['region']);
     expect(strict.offers.map((o) => o.tables)).toContainEqual(['customer@a']);
+  });
+
+  it('keptOffers: most likely first, down to the floor, each that fits what is left of the room', () => {
+    const offers = [
+      { tables: ['a', 'a2'], confidence: 0.3 },
+      { tables: ['b'], confidence: 0.9 },
+      { tables: ['c'], confidence: 0.5 },
+      { tables: ['d'], confidence: 0.01 },
+    ];
+    expect(keptOffers(offers, 3, 0.02)).toEqual([1, 2]); // `a` and its shard no longer fit
+    expect(keptOffers(offers, 4, 0.02)).toEqual([1, 2, 0]);
+    expect(keptOffers(offers, 5, 0)).toEqual([1, 2, 0, 3]);
+    expect(keptOffers(offers, 5, 0.6)).toEqual([1]);
+    expect(keptOffers(offers, 0, 0)).toEqual([]);
   });
 
   it('a smaller budget takes the likeliest offers, and a larger one more of the same ranking', () => {

@@ -43,10 +43,6 @@ class OfferRecorder extends GraftMethod {
   readonly offers = new Map<number, { stems: string[]; offer: AlternateOffer }[]>();
   private catalog?: BenchContext['catalog'];
 
-  constructor() {
-    super('graft', 'beam', 'heuristic', { minAlternateConfidence: 0 });
-  }
-
   override async prepare(ctx: BenchContext): Promise<void> {
     this.catalog = ctx.catalog;
     await super.prepare(ctx);
@@ -85,8 +81,8 @@ try {
     }
     const restFile = path.join(tmp, path.basename(file));
     writeFileSync(restFile, JSON.stringify(rest));
-    const recorder = new OfferRecorder();
-    const results = await runBench({ lakeDir: lake, catalogDir, questionsFile: restFile, methods: [recorder], budgets: [budget], onProgress: (m) => process.stderr.write(`${m}\n`) });
+    const recorder = new OfferRecorder('graft', 'beam');
+    const results = await runBench({ lakeDir: lake, catalogDir, questionsFile: restFile, methods: [recorder], budgets: [budget], engineOptions: { minAlternateConfidence: 0 }, onProgress: (m) => process.stderr.write(`${m}\n`) });
     for (const row of results.rows) {
       const gold = new Set(row.gold);
       const offers = recorder.offers.get(row.questionIndex) ?? [];

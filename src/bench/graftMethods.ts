@@ -6,7 +6,7 @@
  * `decomp:<file>` intent the question's published decomposition is turned into the intent graph
  * (src/intent decomposition adapter); otherwise the offline extractor reads the question.
  */
-import { createEngine, type AskOptions, type Engine, type SynthesisResult } from '../engine/index.js';
+import { createEngine, type Engine, type SynthesisResult } from '../engine/index.js';
 import { intentFromDecomposition } from '../intent/index.js';
 import type { ValueFunction } from '../search/index.js';
 import { LearnedValueFunction } from '../value/learnedValueFunction.js';
@@ -26,8 +26,6 @@ export class GraftMethod implements RetrievalMethod {
     private readonly strategy: 'beam' | 'exact',
     /** A registered value function's name, or a value function object (ablations: never stored in the catalog). */
     private readonly value: string | ValueFunction = 'heuristic',
-    /** Options every call passes to the engine besides the benchmark's (e.g. the alternates' floor). */
-    private readonly ask: Pick<AskOptions, 'minAlternateConfidence'> = {},
   ) {}
 
   private get valueFunction(): string {
@@ -61,7 +59,7 @@ export class GraftMethod implements RetrievalMethod {
       extractor: this.ctx!.intent.kind === 'llm' ? 'llm' : 'offline',
       strategy: this.strategy,
       valueFunction: this.valueFunction,
-      ...this.ask,
+      ...this.ctx!.engineOptions,
     });
     this.lastResult = r;
     this.last = { core: r.tables.filter((t) => t.role !== 'alternate').length, region: r.search?.regionTableIds ?? [] };

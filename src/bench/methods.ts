@@ -39,6 +39,8 @@ export interface BenchContext {
   catalog: CatalogView;
   intent: BenchIntent;
   lakeDir: string;
+  /** Options the engine's methods pass on every call (`graft bench run --min-alternate-confidence`); baselines ignore them. */
+  engineOptions?: { minAlternateConfidence?: number };
 }
 
 /** What a method may know about a question besides its text (never its database or gold). */

@@ -34,6 +34,8 @@ export interface RunBenchOptions {
   intent?: string;
   /** Only the first N questions (smoke runs). */
   limit?: number;
+  /** Options every engine method passes to the engine besides the benchmark's (`BenchContext.engineOptions`). */
+  engineOptions?: BenchContext['engineOptions'];
   /**
    * N questions spread evenly over the file (every (len/N)-th), for iterating on large question
    * sets whose order groups questions by database; applied before `limit`.
@@ -261,7 +263,7 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
     index.unionEdges = catalog.unions.length;
 
     // --- the runs ----------------------------------------------------------------------------
-    const ctx: BenchContext = { db, embedder, catalog, intent, lakeDir };
+    const ctx: BenchContext = { db, embedder, catalog, intent, lakeDir, ...(opts.engineOptions ? { engineOptions: opts.engineOptions } : {}) };
     const rows: BenchRow[] = [];
     const prepareMs: Record<string, number> = {};
     const methodStats: Record<string, Record<string, number>> = {};

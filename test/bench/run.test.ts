@@ -51,6 +51,18 @@ describe.skipIf(!spiderAvailable)('runBench: 3 Spider databases, PGlite, --limit
     expect(again.index.ingested).toBe(false);
   });
 
+  it('passes engineOptions to the engine methods: floor 1 leaves every graft answer its core', async () => {
+    await import('../../src/bench/graftMethods.js');
+    const run = (engineOptions?: { minAlternateConfidence: number }) =>
+      runBench({ lakeDir, db, embedder: new HashedNgramEmbedder(), methods: ['graft'], budgets: [10], limit: LIMIT, outFile: false, ...(engineOptions ? { engineOptions } : {}) });
+    const withDefault = await run();
+    const coreOnly = await run({ minAlternateConfidence: 1 });
+    const alternates = (r: BenchResults) => r.rows.filter((row) => row.retrieved.length > (row.core ?? 0)).length;
+    expect(alternates(withDefault)).toBeGreaterThan(0);
+    expect(alternates(coreOnly)).toBe(0);
+    expect(coreOnly.rows.map((row) => row.retrieved.slice(0, row.core))).toEqual(withDefault.rows.map((row) => row.retrieved.slice(0, row.core)));
+  }, 120_000);
+
   it('has the documented shape: every method x budget x question, once', () => {
     expect(results.questions).toBe(LIMIT);
     expect(results.rows).toHaveLength(BASELINE_METHODS.length * 3 * LIMIT);

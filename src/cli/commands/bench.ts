@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { BASELINE_METHODS, DEFAULT_BUDGETS, DEFAULT_SEED, ENRICH_METHODS } from '../../bench/defaults.js';
 import type { BenchResults } from '../../bench/run.js';
 import { BadInputError } from '../../util/errors.js';
+import { numberOption } from '../options.js';
 
 function intList(flag: string) {
   return (v: string): number[] => {
@@ -86,6 +87,7 @@ export function registerBenchCommands(program: Command): void {
     .option('--intent <spec>', 'offline | decomp:<file> | llm (passed to methods, recorded with each row)', 'offline')
     .option('--limit <n>', 'only the first N questions (smoke run)', positiveInt('--limit'))
     .option('--sample <n>', 'N questions spread evenly over the file (tuning runs)', positiveInt('--sample'))
+    .option('--min-alternate-confidence <p>', "the engine methods' floor for alternates (0..1; default the engine's)", numberOption('min-alternate-confidence'))
     .option('--out <file>', 'results JSON (default bench/out/<lake>-<intent>-<time>.json)')
     .option('--catalog <dir>', "catalog (PGlite dir or 'memory://'; default <lake>/.graft-db; 'env' = DATABASE_URL / GRAFT_HOME)")
     .option('--reingest', 'ingest the lake even when the catalog already holds it')
@@ -94,7 +96,7 @@ export function registerBenchCommands(program: Command): void {
     .action(
       async (opts: {
         lake: string; questions?: string; gold?: string; budgets: number[]; methods: string[]; intent: string; limit?: number;
-        sample?: number; out?: string; catalog?: string; reingest?: boolean; markdown?: string | boolean;
+        sample?: number; minAlternateConfidence?: number; out?: string; catalog?: string; reingest?: boolean; markdown?: string | boolean;
       }) => {
         if (opts.questions && opts.gold) throw new BadInputError('give --questions or --gold, not both', { field: '--gold' });
         const { retrievalMethodNames } = await import('../../bench/methods.js');
@@ -119,6 +121,7 @@ export function registerBenchCommands(program: Command): void {
             intent: opts.intent,
             limit: opts.limit,
             sample: opts.sample,
+            ...(opts.minAlternateConfidence !== undefined ? { engineOptions: { minAlternateConfidence: opts.minAlternateConfidence } } : {}),
             outFile: opts.out,
             db,
             catalogDir: opts.catalog && opts.catalog !== 'env' ? opts.catalog : undefined,

@@ -256,8 +256,6 @@ class OfferEvidence {
   private readonly coreNames: Set<string>;
   private readonly questionWords: Set<string>;
   private readonly inCore: Set<string>;
-  /** Position of each table in the recall's ranking. */
-  private readonly rankOf = new Map<string, number>();
   /** Join edges from core columns: the table referred to, the score, whether a specific question word names the column. */
   readonly coreReferences: { to: string; score: number; named: boolean }[] = [];
 
@@ -277,7 +275,6 @@ class OfferEvidence {
     this.coreNames = new Set(core.tables.map((t) => this.nameOf(t)));
     this.questionWords = new Set(recall.terms.map((t) => t.token));
     this.inCore = new Set(core.tables);
-    recall.ranked().forEach((t, i) => this.rankOf.set(t, i));
     // Single question words: the recall's word-pair terms are no column's word.
     const words = new Set(recall.terms.map((t) => t.token).filter((w) => !w.includes(' ') && !isGenericToken(w)));
     for (const id of core.tables) {
@@ -329,7 +326,7 @@ class OfferEvidence {
       referencedByNamedColumn,
       refersToCore,
       nameGain: this.recall.totalWeight > 0 ? nameGain / this.recall.totalWeight : 0,
-      relevanceRank: Math.min(...group.map((t) => this.rankOf.get(t) ?? this.rankOf.size)),
+      relevanceRank: Math.min(...group.map((t) => this.recall.rank(t))),
       tables: group.length,
       name: this.nameOf(group[0]),
     };

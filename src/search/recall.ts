@@ -593,6 +593,14 @@ export class QuestionRecall {
     return this.rankedCache;
   }
 
+  private rankCache?: Map<string, number>;
+
+  /** A table's position in `ranked()` (0: the most relevant); tables matching no term come after all. */
+  rank(tableId: string): number {
+    if (!this.rankCache) this.rankCache = new Map(this.ranked().map((t, i) => [t, i]));
+    return this.rankCache.get(tableId) ?? this.rankCache.size;
+  }
+
   match(tableId: string): Float64Array | undefined {
     return this.matches.get(tableId);
   }

@@ -58,6 +58,16 @@ describe('question recall: the word family', () => {
   });
 });
 
+describe('question recall: the ranking', () => {
+  it('rank() is a table\'s position in ranked(), tables matching nothing after all', () => {
+    const recall = recallOf('Which songs were rated by more than five reviewers?');
+    const ranked = recall.ranked();
+    expect(ranked.length).toBeGreaterThan(1);
+    ranked.forEach((t, i) => expect(recall.rank(t)).toBe(i));
+    expect(recall.rank('vessel')).toBe(ranked.length);
+  });
+});
+
 describe('question recall: narrower nouns', () => {
   it('a noun the lake does not hold meets a narrower one it does ("aviators" -> the pilot table) at the narrower factor', () => {
     const question = 'Show names of aviators that have more than one record.';

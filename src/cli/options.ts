@@ -1,21 +1,50 @@
 /** Option parsers shared by the commands (commander calls them with the raw flag value). */
 import { BadInputError } from '../util/errors.js';
 
-/** `v` as a number (an integer when `integer`), or a BadInputError naming the flag; an empty value is no 0. */
-function parseNumber(name: string, v: string, integer: boolean): number {
+/** Bounds a number must keep, both inclusive. */
+export interface NumberRange {
+  min?: number;
+  max?: number;
+}
+
+function describe(integer: boolean, range: NumberRange, plural = false): string {
+  const noun = integer ? (plural ? 'integers' : 'an integer') : plural ? 'numbers' : 'a number';
+  if (range.min !== undefined && range.max !== undefined) return `${noun} in ${range.min}..${range.max}`;
+  if (range.min !== undefined) return `${noun} >= ${range.min}`;
+  if (range.max !== undefined) return `${noun} <= ${range.max}`;
+  return noun;
+}
+
+/** Whether `v` reads as such a number; an empty value is no 0. */
+function valid(v: string, integer: boolean, range: NumberRange): boolean {
   const n = Number(v);
-  if (v.trim() === '' || !(integer ? Number.isInteger(n) : Number.isFinite(n))) {
-    throw new BadInputError(`--${name} must be ${integer ? 'an integer' : 'a number'} (got "${v}")`);
-  }
-  return n;
+  return (
+    v.trim() !== '' &&
+    (integer ? Number.isInteger(n) : Number.isFinite(n)) &&
+    (range.min === undefined || n >= range.min) &&
+    (range.max === undefined || n <= range.max)
+  );
 }
 
-/** `--name <n>` as an integer, or a BadInputError naming the flag. */
-export function intOption(name: string): (v: string) => number {
-  return (v: string) => parseNumber(name, v, true);
+function refuse(name: string, what: string, v: string): never {
+  throw new BadInputError(`--${name} must be ${what} (got "${v}")`, { field: `--${name}` });
 }
 
-/** `--name <x>` as a finite number, or a BadInputError naming the flag. */
-export function numberOption(name: string): (v: string) => number {
-  return (v: string) => parseNumber(name, v, false);
+/** `--name <n>` as an integer within `range`, or a BadInputError naming the flag. */
+export function intOption(name: string, range: NumberRange = {}): (v: string) => number {
+  return (v: string) => (valid(v, true, range) ? Number(v) : refuse(name, describe(true, range), v));
+}
+
+/** `--name <x>` as a finite number within `range`, or a BadInputError naming the flag. */
+export function numberOption(name: string, range: NumberRange = {}): (v: string) => number {
+  return (v: string) => (valid(v, false, range) ? Number(v) : refuse(name, describe(false, range), v));
+}
+
+/** `--name <a,b,...>` as one or more integers within `range`, or a BadInputError naming the flag. */
+export function intListOption(name: string, range: NumberRange = {}): (v: string) => number[] {
+  return (v: string) => {
+    const parts = v.split(',').map((s) => s.trim());
+    if (!parts.every((p) => valid(p, true, range))) refuse(name, `a comma-separated list of ${describe(true, range, true)}`, v);
+    return parts.map(Number);
+  };
 }

@@ -43,7 +43,10 @@ describe('graft value train / list, and ask with the learned model', () => {
     expect(bad.stderr).toMatch(/--sampler must be one of centrality, anchor, uniform/);
     const gamma = await graft(home, 'value', 'train', '--gamma', '1.5');
     expect(gamma.code).toBe(1);
-    expect(gamma.stderr).toMatch(/--gamma must be in \[0, 1\]/);
+    expect(gamma.stderr).toMatch(/--gamma must be a number in 0\.\.1 \(got "1\.5"\)/);
+    const hidden = await graft(home, 'value', 'train', '--hidden', '8,0');
+    expect(hidden.code).toBe(1);
+    expect(hidden.stderr).toMatch(/--hidden must be a comma-separated list of integers >= 1 \(got "8,0"\)/);
     const list = await graft(home, 'value', 'list');
     expect(list.stdout).toMatch(/no value model stored/);
   }, 120_000);

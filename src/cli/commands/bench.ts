@@ -5,25 +5,7 @@ import type { Command } from 'commander';
 import { BASELINE_METHODS, DEFAULT_BUDGETS, DEFAULT_SEED, ENRICH_METHODS } from '../../bench/defaults.js';
 import type { BenchResults } from '../../bench/run.js';
 import { BadInputError } from '../../util/errors.js';
-import { numberOption } from '../options.js';
-
-function intList(flag: string) {
-  return (v: string): number[] => {
-    const xs = v.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
-    if (xs.length === 0 || xs.some((x) => !Number.isInteger(x) || x <= 0)) {
-      throw new BadInputError(`${flag} must be a comma-separated list of positive integers, not '${v}'`, { field: flag });
-    }
-    return xs;
-  };
-}
-
-function positiveInt(flag: string) {
-  return (v: string): number => {
-    const x = Number(v);
-    if (!Number.isInteger(x) || x < 0) throw new BadInputError(`${flag} must be a non-negative integer, not '${v}'`, { field: flag });
-    return x;
-  };
-}
+import { intListOption, intOption, numberOption } from '../options.js';
 
 /** The summary a terminal reader wants: one line per method x budget. */
 export function printBenchSummary(r: BenchResults, out = process.stdout): void {
@@ -51,7 +33,7 @@ export function registerBenchCommands(program: Command): void {
     .requiredOption('--dbs <dir>', 'folder of databases (<db>/<db>.sqlite or <db>.sqlite)')
     .requiredOption('--questions <file>', 'questions JSON (Spider/BIRD dev.json: question, db_id, query|sql)')
     .requiredOption('--out <dir>', 'output folder (e.g. lakes/spider; emptied of an earlier build)')
-    .option('--seed <n>', 'random seed of the shard draws', positiveInt('--seed'), DEFAULT_SEED)
+    .option('--seed <n>', 'random seed of the shard draws', intOption('seed', { min: 0 }), DEFAULT_SEED)
     .action(async (opts: { dbs: string; questions: string; out: string; seed: number }) => {
       const { buildBenchLake } = await import('../../bench/buildLake.js');
       const r = await buildBenchLake({
@@ -82,11 +64,11 @@ export function registerBenchCommands(program: Command): void {
     .requiredOption('--lake <dir>', 'a lake built by `graft bench build`')
     .option('--questions <file>', 'questions JSON (gold derived from it and the lake manifest)')
     .option('--gold <file>', 'gold.json (default <lake>/gold.json)')
-    .option('--budgets <list>', 'table budgets L', intList('--budgets'), DEFAULT_BUDGETS)
+    .option('--budgets <list>', 'table budgets L', intListOption('budgets', { min: 1 }), DEFAULT_BUDGETS)
     .option('--methods <list>', `methods (known: ${BASELINE_METHODS.join(', ')} + registered ones)`, (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean), [...BASELINE_METHODS])
     .option('--intent <spec>', 'offline | decomp:<file> | llm (passed to methods, recorded with each row)', 'offline')
-    .option('--limit <n>', 'only the first N questions (smoke run)', positiveInt('--limit'))
-    .option('--sample <n>', 'N questions spread evenly over the file (tuning runs)', positiveInt('--sample'))
+    .option('--limit <n>', 'only the first N questions (smoke run)', intOption('limit', { min: 1 }))
+    .option('--sample <n>', 'N questions spread evenly over the file (tuning runs)', intOption('sample', { min: 1 }))
     .option('--min-alternate-confidence <p>', "the engine methods' floor for alternates (0..1; default the engine's)", numberOption('min-alternate-confidence'))
     .option('--out <file>', 'results JSON (default bench/out/<lake>-<intent>-<time>.json)')
     .option('--catalog <dir>', "catalog (PGlite dir or 'memory://'; default <lake>/.graft-db; 'env' = DATABASE_URL / GRAFT_HOME)")
@@ -148,8 +130,8 @@ export function registerBenchCommands(program: Command): void {
     .option('--lake <dir>', 'the enrichment lake', 'lakes/enrich')
     .option('--spider <dir>', 'the Spider bench lake whose tables are the distractors (npm run bench:build:spider)', 'lakes/spider')
     .option('--build', 'build the enrichment lake first when it is missing or was built with another seed')
-    .option('--seed <n>', 'random seed of the cut (with --build)', positiveInt('--seed'), DEFAULT_SEED)
-    .option('--budgets <list>', 'table budgets L', intList('--budgets'), DEFAULT_BUDGETS)
+    .option('--seed <n>', 'random seed of the cut (with --build)', intOption('seed', { min: 0 }), DEFAULT_SEED)
+    .option('--budgets <list>', 'table budgets L', intListOption('budgets', { min: 1 }), DEFAULT_BUDGETS)
     .option('--methods <list>', `methods (${ENRICH_METHODS.join(', ')})`, (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean), ENRICH_METHODS)
     .option('--datasets <list>', 'only these datasets (smoke runs; docs untouched unless --markdown)', (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean))
     .option('--out <file>', 'results JSON (default docs/bench/enrich.json for full runs, bench/out/enrich-<time>.json otherwise)')

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { IngestIssue, IngestSummary } from '../../ingest/index.js';
 import { withContext } from '../context.js';
 import { ExitCode } from '../exitCodes.js';
+import { intOption } from '../options.js';
 import { ingestProgressReporter } from '../progress.js';
 import { printTable } from '../table.js';
 
@@ -110,7 +111,7 @@ export function registerCatalogCommands(program: Command): void {
     .command('ingest')
     .description('ingest a lake root (folder, CSV/Parquet file or SQLite database) into the catalog')
     .argument('<path>', 'folder, file or .sqlite database')
-    .option('--sample-rows <n>', 'rows per table used for column statistics (counts stay exact)', (v) => Number(v))
+    .option('--sample-rows <n>', 'rows per table used for column statistics (counts stay exact)', intOption('sample-rows', { min: 1 }))
     .option('--json', 'print the run summary as JSON')
     .addHelpText(
       'after',
@@ -160,7 +161,7 @@ export function registerCatalogCommands(program: Command): void {
     .command('tables')
     .description('list the tables in the catalog with their join/union degrees')
     .option('--filter <text>', 'only names containing this text')
-    .option('--limit <n>', 'at most this many', (v) => Number(v))
+    .option('--limit <n>', 'at most this many', intOption('limit', { min: 0 }))
     .option('--json', 'JSON output')
     .action(printTables);
 

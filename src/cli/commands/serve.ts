@@ -1,14 +1,8 @@
 import type { Command } from 'commander';
 import type { ServedEngine } from '../../api/index.js';
-import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { openContext } from '../context.js';
-
-function portArg(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new BadInputError(`--port must be an integer in 0..65535, not '${v}'`);
-  return n;
-}
+import { intOption } from '../options.js';
 
 /**
  * `graft serve`: the GraphQL API over the catalog (see src/api/README.md). Runs until SIGTERM or
@@ -19,7 +13,7 @@ export function registerServeCommand(program: Command): void {
   program
     .command('serve')
     .description('serve the catalog over GraphQL: /graphql, /healthz, /readyz (tokens: graft token create)')
-    .option('--port <n>', 'port to listen on (0: any free port)', portArg, Number(process.env.GRAFT_PORT ?? 4000))
+    .option('--port <n>', 'port to listen on (0: any free port)', intOption('port', { min: 0, max: 65_535 }), Number(process.env.GRAFT_PORT ?? 4000))
     .option('--host <host>', 'interface to bind (0.0.0.0 exposes it: set GRAFT_REQUIRE_AUTH=1)', process.env.GRAFT_HOST ?? '127.0.0.1')
     .option('--federation', 'serve an Apollo Federation 2 subgraph (@key on Table and Column); same as GRAFT_FEDERATION=1')
     .action(async (opts: { port: number; host: string; federation?: boolean }) => {

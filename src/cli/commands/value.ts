@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { BadInputError } from '../../util/errors.js';
 import { DEFAULT_TRANSITION_OPTIONS } from '../../value/defaults.js';
 import { withContext } from '../context.js';
+import { intListOption, intOption, numberOption } from '../options.js';
 import { printTable } from '../table.js';
 
 interface TrainFlags {
@@ -11,20 +12,12 @@ interface TrainFlags {
   sampler: string;
   gamma: number;
   steps?: number;
-  hidden?: string;
+  hidden?: number[];
   seed: number;
   out?: string;
 }
 
 const SAMPLERS = ['centrality', 'anchor', 'uniform'] as const;
-
-function numberArg(name: string, integer: boolean) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < 0) throw new BadInputError(`--${name} must be a non-negative ${integer ? 'integer' : 'number'} (got "${v}")`);
-    return n;
-  };
-}
 
 /** A progress bar per phase on a TTY; sparse log lines otherwise. */
 function trainingProgress(stream: NodeJS.WriteStream = process.stderr) {
@@ -61,21 +54,16 @@ export function registerValueCommands(program: Command): void {
   value
     .command('train')
     .description('generate trajectories from the lake, train Q with implicit Q-learning, store the ONNX model in the catalog')
-    .option('--trajectories <n>', 'sampled table sets (each replayed clean and perturbed)', numberArg('trajectories', true), DEFAULT_TRANSITION_OPTIONS.trajectories)
+    .option('--trajectories <n>', 'sampled table sets (each replayed clean and perturbed)', intOption('trajectories', { min: 0 }), DEFAULT_TRANSITION_OPTIONS.trajectories)
     .option('--sampler <kind>', `trajectory sampler: ${SAMPLERS.join(' | ')}`, 'centrality')
-    .option('--gamma <g>', 'discount', numberArg('gamma', false), DEFAULT_TRANSITION_OPTIONS.gamma)
-    .option('--steps <n>', 'gradient steps (default: the trainer default)', numberArg('steps', true))
-    .option('--hidden <sizes>', 'hidden layer sizes, comma-separated (e.g. 512,512)')
-    .option('--seed <n>', 'seed of the sampler and the trainer', numberArg('seed', true), 7)
+    .option('--gamma <g>', 'discount', numberOption('gamma', { min: 0, max: 1 }), DEFAULT_TRANSITION_OPTIONS.gamma)
+    .option('--steps <n>', 'gradient steps (default: the trainer default)', intOption('steps', { min: 0 }))
+    .option('--hidden <sizes>', 'hidden layer sizes, comma-separated (e.g. 512,512)', intListOption('hidden', { min: 1 }))
+    .option('--seed <n>', 'seed of the sampler and the trainer', intOption('seed', { min: 0 }), 7)
     .option('--out <file>', 'also write the ONNX model to this file')
     .action(async (flags: TrainFlags) => {
       if (!(SAMPLERS as readonly string[]).includes(flags.sampler)) throw new BadInputError(`--sampler must be one of ${SAMPLERS.join(', ')} (got "${flags.sampler}")`);
-      if (flags.gamma > 1) throw new BadInputError(`--gamma must be in [0, 1] (got ${flags.gamma})`);
-      const hidden = flags.hidden?.split(',').map((h) => {
-        const n = Number(h);
-        if (!Number.isInteger(n) || n < 1) throw new BadInputError(`--hidden must list positive integers (got "${flags.hidden}")`);
-        return n;
-      });
+      const hidden = flags.hidden;
       const { trainAndStoreValueModel } = await import('../../value/catalogTraining.js');
       await withContext(async ({ db, embedder }) => {
         const progress = trainingProgress();

@@ -8,9 +8,10 @@
  * Usage: tsx bench/alternate-cuts.ts <results.json> [--method graft] [--budget 10]
  * Prints a table per subset (>= 2 gold base tables, all questions); writes nothing.
  */
-import { readFileSync } from 'node:fs';
 import { macroAverage, questionMetrics, type QuestionMetrics } from '../src/bench/metrics.js';
+import type { BenchRow } from '../src/bench/run.js';
 import { markdownTable } from '../src/bench/markdown.js';
+import { readRunRows } from '../src/bench/runFile.js';
 
 const [file, ...rest] = process.argv.slice(2);
 if (!file) throw new Error('usage: tsx bench/alternate-cuts.ts <results.json> [--method graft] [--budget 10]');
@@ -18,10 +19,8 @@ const opt = (name: string, dflt: string) => (rest.includes(name) ? rest[rest.ind
 const method = opt('--method', 'graft');
 const budget = Number(opt('--budget', '10'));
 
-type Row = { method: string; budget: number; retrieved: string[]; gold: string[]; goldBaseCount: number; core?: number };
-const results = JSON.parse(readFileSync(file, 'utf8')) as { rows: Row[] };
-const rows = results.rows.filter((r) => r.method === method && r.budget === budget);
-if (rows.length === 0) throw new Error(`${file}: no rows of method ${method} at budget ${budget}`);
+type Row = BenchRow;
+const { rows } = readRunRows(file, method, budget);
 if (rows.some((r) => r.core === undefined)) throw new Error(`${file}: the rows of ${method} do not say how many tables are the core (field "core")`);
 
 /** The shortest prefix holding every gold table, or the whole answer where none does. */

@@ -13,10 +13,11 @@
  * question file (`graft bench run --questions`, e.g. the train questions) is analysed against that
  * file's questions and only printed: the docs section is the dev report.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { goldFromQuestions, readBenchGold } from '../src/bench/index.js';
+import { goldFromQuestions, readBenchGold, readBenchManifest } from '../src/bench/index.js';
 import { replaceMarkedSection } from '../src/bench/markdown.js';
+import type { BenchRow } from '../src/bench/run.js';
+import { readRunRows } from '../src/bench/runFile.js';
 
 const [file, ...rest] = process.argv.slice(2);
 if (!file) throw new Error('usage: tsx bench/analyse-misses.ts <results.json> [--method graft] [--budget 10] [--top 20] [--write]');
@@ -26,17 +27,17 @@ const budget = Number(opt('--budget', '10'));
 const top = Number(opt('--top', '20'));
 const write = rest.includes('--write');
 
-const results = JSON.parse(readFileSync(file, 'utf8'));
-const manifest = JSON.parse(readFileSync(path.join(results.lakeDir, 'manifest.json'), 'utf8'));
+const { results, rows: runRows } = readRunRows(file, method, budget);
+const manifest = await readBenchManifest(path.join(results.lakeDir, 'manifest.json'));
 const lakeGold = path.join(results.lakeDir, 'gold.json');
 const ownQuestions = path.resolve(results.goldSource ?? lakeGold) === path.resolve(lakeGold);
 const gold = ownQuestions ? await readBenchGold(lakeGold) : await goldFromQuestions(results.goldSource, manifest);
-const byName = new Map<string, { dbId: string; baseTable: string; shardOf: number }>(manifest.tables.map((t: { name: string }) => [t.name, t]));
+const byName = new Map(manifest.tables.map((t) => [t.name, t]));
 const questionText = new Map<number, string>(gold.questions.map((q: { index: number; question: string }) => [q.index, q.question]));
 const words = (s: string) => new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2).map((w) => w.replace(/s$/, '')));
 
-type Row = { questionIndex: number; method: string; budget: number; retrieved: string[]; gold: string[]; goldBaseCount: number; recall: number; sufficiency: number };
-const rows: Row[] = results.rows.filter((r: Row) => r.method === method && r.budget === budget && r.goldBaseCount >= 2 && r.sufficiency === 0);
+type Row = BenchRow;
+const rows = runRows.filter((r) => r.goldBaseCount >= 2 && r.sufficiency === 0);
 rows.sort((a, b) => a.recall - b.recall || a.questionIndex - b.questionIndex);
 const counts = new Map<string, number>();
 const classify = (r: Row): string[] => {

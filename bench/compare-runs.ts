@@ -6,8 +6,9 @@
  * Usage: tsx bench/compare-runs.ts <before.json> <after.json> [--method graft] [--budget 10]
  * Prints a table per subset (>= 2 gold base tables, all questions); writes nothing.
  */
-import { readFileSync } from 'node:fs';
 import { markdownTable } from '../src/bench/markdown.js';
+import type { BenchRow } from '../src/bench/run.js';
+import { readRunRows } from '../src/bench/runFile.js';
 
 const [beforeFile, afterFile, ...rest] = process.argv.slice(2);
 if (!beforeFile || !afterFile) throw new Error('usage: tsx bench/compare-runs.ts <before.json> <after.json> [--method graft] [--budget 10]');
@@ -15,12 +16,7 @@ const opt = (name: string, dflt: string) => (rest.includes(name) ? rest[rest.ind
 const method = opt('--method', 'graft');
 const budget = Number(opt('--budget', '10'));
 
-type Row = { questionIndex: number; method: string; budget: number; retrieved: string[]; goldBaseCount: number; f1: number; sufficiency: number };
-const rowsOf = (file: string) => {
-  const rows = (JSON.parse(readFileSync(file, 'utf8')) as { rows: Row[] }).rows.filter((r) => r.method === method && r.budget === budget);
-  if (rows.length === 0) throw new Error(`${file}: no rows of method ${method} at budget ${budget}`);
-  return new Map(rows.map((r) => [r.questionIndex, r]));
-};
+const rowsOf = (file: string) => new Map(readRunRows(file, method, budget).rows.map((r) => [r.questionIndex, r]));
 const before = rowsOf(beforeFile);
 const after = rowsOf(afterFile);
 const shared = [...before.keys()].filter((q) => after.has(q));
@@ -32,7 +28,7 @@ for (const [title, subset] of [
   ['all questions', shared],
 ] as const) {
   const pairs = subset.map((q) => [before.get(q)!, after.get(q)!] as const);
-  const mean = (f: (r: Row) => number, i: 0 | 1) => pairs.reduce((s, p) => s + f(p[i]), 0) / Math.max(1, pairs.length);
+  const mean = (f: (r: BenchRow) => number, i: 0 | 1) => pairs.reduce((s, p) => s + f(p[i]), 0) / Math.max(1, pairs.length);
   const differ = pairs.filter(([a, b]) => a.retrieved.join('\u0000') !== b.retrieved.join('\u0000')).length;
   const gained = pairs.filter(([a, b]) => b.sufficiency > a.sufficiency).length;
   const lost = pairs.filter(([a, b]) => b.sufficiency < a.sufficiency).length;

@@ -120,8 +120,8 @@ export interface AlternateOffer {
 export interface SynthesisChoice {
   /** The winning candidate's tables. */
   core: string[];
-  /** Alternates after the core, most likely needed first, shards kept together, |core| + |alternates| <= budget. */
-  alternates: string[];
+  /** The offers the answer takes after the core, most likely needed first (shards kept together; |core| + their tables <= budget). */
+  alternates: AlternateOffer[];
   /** Every offer the alternates' stages made, kept or not, in the order made. */
   offers: AlternateOffer[];
   seeds: string[];
@@ -220,8 +220,7 @@ export function chooseSynthesis(
   const rows = alternateFeatures(made.map((m) => m.evidence));
   const offers: AlternateOffer[] = made.map((m, i) => ({ ...m, features: rows[i], confidence: alternateConfidence(rows[i], opts.alternateModel) }));
   const kept = keptOffers(offers, args.budget - core.length, opts.minAlternateConfidence);
-  const alternates = kept.flatMap((i) => offers[i].tables);
-  return { ...base, core, alternates, offers, stoppedBy: 'candidates' };
+  return { ...base, core, alternates: kept.map((i) => offers[i]), offers, stoppedBy: 'candidates' };
 }
 
 /**

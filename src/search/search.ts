@@ -156,8 +156,7 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
   const realisations = model.realisations(choice.core);
   const gains = greedyOrderGains(model, choice.core);
   const core = describeRoles(model, choice.core, realisations, gains, opts.shardThreshold);
-  const confidence = new Map(choice.offers.flatMap((o) => o.tables.map((t) => [t, o.confidence] as const)));
-  const alternates: SearchedTable[] = choice.alternates.map((id) => ({ id, role: 'alternate', atoms: supportedAtoms(model, id), gain: 0, confidence: confidence.get(id) }));
+  const alternates: SearchedTable[] = choice.alternates.flatMap((o) => o.tables.map((id) => ({ id, role: 'alternate' as const, atoms: supportedAtoms(model, id), gain: 0, confidence: o.confidence })));
   return {
     tables: [...core, ...alternates],
     utility: model.utility(choice.core),

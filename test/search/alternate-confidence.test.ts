@@ -99,7 +99,9 @@ describe('alternate confidence: the choice', () => {
     const all = chooseSynthesis(model, recall, { budget: 4 }, { alternateModel, minAlternateConfidence: 0 });
     expect([...all.core].sort()).toEqual(['customer@b', 'orders']);
     // Most likely first: the strong join before the weak one.
-    expect(all.alternates).toEqual(['region', 'customer@a']);
+    expect(all.alternates.flatMap((o) => o.tables)).toEqual(['region', 'customer@a']);
+    // The kept alternates are offers, with the confidence each was kept on.
+    expect(all.alternates.every((o) => all.offers.includes(o))).toBe(true);
     const offer = all.offers.find((o) => o.tables.includes('customer@a'))!;
     expect(offer.evidence).toMatchObject({ joinScore: 0.5, linked: true, sameName: true, position: 0, coreTables: 2, referencedByCore: 0.5, refersToCore: 0, name: 'customer', tables: 1 });
     expect(offer.features).toHaveLength(ALTERNATE_FEATURES.length);
@@ -108,7 +110,7 @@ describe('alternate confidence: the choice', () => {
     expect(region.evidence).toMatchObject({ stage: 'strong-join', referencedByCore: 0.9, referencedByNamedColumn: 0 });
     const strict = chooseSynthesis(model, recall, { budget: 4 }, { alternateModel, minAlternateConfidence: 0.5 });
     expect(strict.core).toEqual(all.core);
-    expect(strict.alternates).toEqual(['region']);
+    expect(strict.alternates.flatMap((o) => o.tables)).toEqual(['region']);
     expect(strict.offers.map((o) => o.tables)).toContainEqual(['customer@a']);
   });
 
@@ -133,7 +135,7 @@ describe('alternate confidence: the choice', () => {
     const large = chooseSynthesis(model, recall, { budget: 4 }, { alternateModel, minAlternateConfidence: 0 });
     // `region` is offered last (the strong joins' stage) and taken first.
     expect(small.offers.map((o) => o.tables[0])).toEqual(['customer@a', 'region']);
-    expect(small.alternates).toEqual(['region']);
+    expect(small.alternates.flatMap((o) => o.tables)).toEqual(['region']);
     expect(large.alternates.slice(0, small.alternates.length)).toEqual(small.alternates);
     expect(large.offers).toEqual(small.offers);
   });

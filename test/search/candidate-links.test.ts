@@ -33,7 +33,7 @@ describe('candidate syntheses: link strength', () => {
     // Every offer kept (floor 0): which offers the fitted model keeps is alternate-confidence.test.ts's.
     const choice = chooseSynthesis(model, recall, { budget: 3 }, { minAlternateConfidence: 0 });
     expect([...choice.core].sort()).toEqual(['customer@b', 'orders']);
-    expect(choice.alternates).toEqual(['customer@a']);
+    expect(choice.alternates.flatMap((o) => o.tables)).toEqual(['customer@a']);
     expect(chooseSynthesis(model, recall, { budget: 3 }).core).toEqual(choice.core);
   });
 
@@ -82,7 +82,7 @@ describe('candidate syntheses: lookup tables of named columns', () => {
     // Every offer kept (floor 0): here the stage's offer is what is tested, not the fitted model's verdict.
     const choice = chooseSynthesis(model, recall, { budget: 5 }, { minAlternateConfidence: 0 });
     expect(choice.core).toEqual(['superhero']);
-    expect(choice.alternates).toEqual(['colour']);
+    expect(choice.alternates.flatMap((o) => o.tables)).toEqual(['colour']);
     expect(choice.offers.map((o) => [o.tables, o.evidence.stage])).toEqual([[['colour'], 'lookup']]);
     expect(choice.offers[0].evidence).toMatchObject({ referencedByCore: 0.6, referencedByNamedColumn: 0.6 });
   });
@@ -90,7 +90,7 @@ describe('candidate syntheses: lookup tables of named columns', () => {
   it('without the rule the weak link is not followed (what the test above guards)', () => {
     const { model, recall } = heroLake();
     const choice = chooseSynthesis(model, recall, { budget: 5 }, { lookupMinScore: 2, minAlternateConfidence: 0 });
-    expect(choice.alternates).toEqual([]);
+    expect(choice.alternates.flatMap((o) => o.tables)).toEqual([]);
     expect(choice.offers).toEqual([]);
   });
 
@@ -108,6 +108,6 @@ describe('candidate syntheses: lookup tables of named columns', () => {
 
   it('follows a named column only down to lookupMinScore', () => {
     const { model, recall } = heroLake();
-    expect(chooseSynthesis(model, recall, { budget: 5 }, { lookupMinScore: 0.65, minAlternateConfidence: 0 }).alternates).toEqual([]);
+    expect(chooseSynthesis(model, recall, { budget: 5 }, { lookupMinScore: 0.65, minAlternateConfidence: 0 }).alternates.flatMap((o) => o.tables)).toEqual([]);
   });
 });

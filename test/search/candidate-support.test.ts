@@ -32,6 +32,6 @@ describe('candidate syntheses: the core needs support by the catalog\'s own word
     const choice = chooseSynthesis(model, recall, { budget: 3 });
     expect(choice.stoppedBy).toBe('candidates');
     expect(choice.core).toEqual(['album1']);
-    expect(choice.alternates[0]).toBe('singer');
+    expect(choice.alternates.flatMap((o) => o.tables)[0]).toBe('singer');
   });
 });

@@ -19,17 +19,16 @@ const opt = (name: string, dflt: string) => (rest.includes(name) ? rest[rest.ind
 const method = opt('--method', 'graft');
 const budget = Number(opt('--budget', '10'));
 
-type Row = BenchRow;
 const { rows } = readRunRows(file, method, budget);
 if (rows.some((r) => r.core === undefined)) throw new Error(`${file}: the rows of ${method} do not say how many tables are the core (field "core")`);
 
 /** The shortest prefix holding every gold table, or the whole answer where none does. */
-const shortestSufficient = (r: Row) => {
+const shortestSufficient = (r: BenchRow) => {
   for (let k = 1; k <= r.retrieved.length; k++) if (questionMetrics(r.retrieved.slice(0, k), r.gold).sufficiency === 1) return r.retrieved.slice(0, k);
   return r.retrieved;
 };
 /** The prefix with the highest F1 (the shortest among equals). */
-const bestF1Prefix = (r: Row) => {
+const bestF1Prefix = (r: BenchRow) => {
   let best: { f1: number; k: number } = { f1: -1, k: 0 };
   for (let k = 1; k <= r.retrieved.length; k++) {
     const f1 = questionMetrics(r.retrieved.slice(0, k), r.gold).f1;
@@ -39,9 +38,9 @@ const bestF1Prefix = (r: Row) => {
 };
 
 const maxAlternates = Math.max(...rows.map((r) => r.retrieved.length - r.core!));
-const cuts: { label: string; answer: (r: Row) => string[] }[] = [
+const cuts: { label: string; answer: (r: BenchRow) => string[] }[] = [
   { label: 'answer as returned', answer: (r) => r.retrieved },
-  ...Array.from({ length: maxAlternates }, (_, k) => ({ label: k === 0 ? 'core only' : `core + ${k} alternate${k > 1 ? 's' : ''}`, answer: (r: Row) => r.retrieved.slice(0, r.core! + k) })),
+  ...Array.from({ length: maxAlternates }, (_, k) => ({ label: k === 0 ? 'core only' : `core + ${k} alternate${k > 1 ? 's' : ''}`, answer: (r: BenchRow) => r.retrieved.slice(0, r.core! + k) })),
   { label: 'knowing the gold: shortest sufficient prefix', answer: shortestSufficient },
   { label: 'knowing the gold: best-F1 prefix', answer: bestF1Prefix },
 ];

@@ -36,11 +36,10 @@ const byName = new Map(manifest.tables.map((t) => [t.name, t]));
 const questionText = new Map<number, string>(gold.questions.map((q: { index: number; question: string }) => [q.index, q.question]));
 const words = (s: string) => new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2).map((w) => w.replace(/s$/, '')));
 
-type Row = BenchRow;
 const rows = runRows.filter((r) => r.goldBaseCount >= 2 && r.sufficiency === 0);
 rows.sort((a, b) => a.recall - b.recall || a.questionIndex - b.questionIndex);
 const counts = new Map<string, number>();
-const classify = (r: Row): string[] => {
+const classify = (r: BenchRow): string[] => {
   const got = new Set(r.retrieved);
   const reasons: string[] = [];
   for (const g of r.gold.filter((x) => !got.has(x))) {

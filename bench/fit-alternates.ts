@@ -9,9 +9,9 @@
  * `--hold-out-databases F` asks instead how the model does on databases it has not seen, as dev
  * questions and users' own lakes are: a share F of the databases (`db_id`; a fixed shuffle) is
  * held out whole, the trees are fitted on the other databases' questions, and for the held-out
- * questions with >= 2 gold tables the script prints, per floor, the F1 / Sufficiency at L = 10 of
- * their core (as answered at `--budget`, cut to 10) plus their offers taken most likely first, as
- * `chooseSynthesis` takes them. Nothing is written then.
+ * questions with >= 2 gold tables the script prints, per floor, the F1 / Sufficiency at L = 5, 10
+ * and 15 of their core (as answered at `--budget`, cut to L) plus their offers taken most likely
+ * first, as `chooseSynthesis` takes them. Nothing is written then.
  * Usage: tsx bench/fit-alternates.ts --lake lakes/spider --questions <a.json>[,<b.json>]
  *          [--hold-out 1200 | --hold-out-databases 0.33] [--budget 15] [--catalog <dir>] [--dry-run]
  */
@@ -118,17 +118,21 @@ for (let b = 0; b + 1 < bins.length; b++) {
   process.stdout.write(`  confidence ${bins[b].toFixed(2)}-${Math.min(1, bins[b + 1]).toFixed(2)}: ${String(inBin.length).padStart(6)} offers, predicted ${mean(inBin.map((o) => o.p)).toFixed(3)}, observed ${mean(inBin.map((o) => o.y)).toFixed(3)}\n`);
 }
 if (heldDatabaseShare !== undefined) {
-  // The held-out databases' questions answered again at L = 10 by the fitted trees, per floor.
-  const L = 10;
+  // The held-out databases' questions answered again by the fitted trees, per floor and budget.
+  const budgets = [5, 10, 15];
   const scored = unseen.map((q) => ({ ...q, offers: q.offers.map((o) => ({ tables: o.stems, confidence: alternateConfidence(o.features, model) })) }));
-  process.stdout.write(`${unseen.length} questions with >= 2 gold tables on the unseen databases, L = ${L}, F1 / Suf:\n`);
+  process.stdout.write(`${unseen.length} questions with >= 2 gold tables on the unseen databases, F1 / Suf at L = ${budgets.join(' / ')}:\n`);
   for (const floor of [0, 0.01, 0.02, 0.03, 0.05, 0.08]) {
-    const metrics = scored.map((q) => {
-      const core = q.core.slice(0, L);
-      return questionMetrics([...core, ...keptOffers(q.offers, L - core.length, floor).flatMap((i) => q.offers[i].tables)], q.gold);
+    const cells = budgets.map((L) => {
+      const m = macroAverage(
+        scored.map((q) => {
+          const core = q.core.slice(0, L);
+          return questionMetrics([...core, ...keptOffers(q.offers, L - core.length, floor).flatMap((i) => q.offers[i].tables)], q.gold);
+        }),
+      );
+      return `${m.f1.toFixed(3)} / ${m.sufficiency.toFixed(3)}`;
     });
-    const m = macroAverage(metrics);
-    process.stdout.write(`  floor ${floor.toFixed(2)}: ${m.f1.toFixed(3)} / ${m.sufficiency.toFixed(3)}\n`);
+    process.stdout.write(`  floor ${floor.toFixed(2)}: ${cells.join('   ')}\n`);
   }
 } else if (!args.includes('--dry-run')) {
   const fittedOn = `${files.map((f) => path.basename(f)).join(', ')} without the ${holdOut}-question hold-out, L = ${budget}, ${x.length} offers`;

@@ -19,3 +19,13 @@ export function mulberry32(seed: number): () => number {
 export function drawInt(rand: () => number, lo: number, hi: number): number {
   return lo + Math.floor(rand() * (hi - lo + 1));
 }
+
+/** A shuffled copy of `xs` (Fisher-Yates from the end, one draw per position): the same for the same generator state. */
+export function shuffle<T>(xs: readonly T[], rand: () => number): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = drawInt(rand, 0, i);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}

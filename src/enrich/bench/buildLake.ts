@@ -6,7 +6,7 @@ import path from 'node:path';
 import { DEFAULT_SEED, lakeTableName } from '../../bench/buildLake.js';
 import { sqlIdent, sqlString } from '../../lake/index.js';
 import { BadInputError } from '../../util/errors.js';
-import { mulberry32 } from '../../util/prng.js';
+import { mulberry32, shuffle } from '../../util/prng.js';
 import type { EnrichTask } from '../types.js';
 import { ENRICH_DATASETS, snakeCase, type EnrichDatasetSpec } from './datasets.js';
 
@@ -66,15 +66,6 @@ export const ENRICH_GOLD_FILE = 'enrich-gold.json';
 export function vegaDataDir(): string {
   const require = createRequire(import.meta.url);
   return path.join(path.dirname(require.resolve('vega-datasets/package.json')), 'data');
-}
-
-function shuffle<T>(xs: T[], rand: () => number): T[] {
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
 }
 
 async function prepareOutDir(outDir: string): Promise<void> {

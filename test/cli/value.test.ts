@@ -86,5 +86,9 @@ describe('graft value train / list, and ask with the learned model', () => {
     const bad = await graft(home, 'ask', 'points scored by players of each club', '--min-alternate-confidence', 'most');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('--min-alternate-confidence must be a number');
+    // Outside 0..1 the flag is refused by its own name, before any engine work.
+    const above = await graft(home, 'ask', 'points scored by players of each club', '--min-alternate-confidence', '1.5');
+    expect(above.code).not.toBe(0);
+    expect(above.stderr).toContain('--min-alternate-confidence must be a number in 0..1 (got "1.5")');
   }, 240_000);
 });

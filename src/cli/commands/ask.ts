@@ -28,7 +28,7 @@ export function registerAskCommand(program: Command): void {
     .argument('<question>', 'natural-language question')
     .option('--budget <n>', 'most tables in the answer (L)', intOption('budget'), 10)
     .option('--beam <n>', 'beam width (B)', intOption('beam'))
-    .option('--min-alternate-confidence <p>', 'keep an alternate only when the confidence that the question needs it is at least p (0..1; 0 fills the budget)', numberOption('min-alternate-confidence'))
+    .option('--min-alternate-confidence <p>', 'keep an alternate only when the confidence that the question needs it is at least p (0..1; 0 fills the budget)', numberOption('min-alternate-confidence', { min: 0, max: 1 }))
     .option('--intent <source>', 'offline | llm | file:<intent-graph.json>', 'offline')
     .option('--json', 'print the whole result as JSON')
     .option('--preview <n>', 'run the fused SQL and show its first N rows', intOption('preview'))

@@ -69,7 +69,7 @@ export function registerBenchCommands(program: Command): void {
     .option('--intent <spec>', 'offline | decomp:<file> | llm (passed to methods, recorded with each row)', 'offline')
     .option('--limit <n>', 'only the first N questions (smoke run)', intOption('limit', { min: 1 }))
     .option('--sample <n>', 'N questions spread evenly over the file (tuning runs)', intOption('sample', { min: 1 }))
-    .option('--min-alternate-confidence <p>', "the engine methods' floor for alternates (0..1; default the engine's)", numberOption('min-alternate-confidence'))
+    .option('--min-alternate-confidence <p>', "the engine methods' floor for alternates (0..1; default the engine's)", numberOption('min-alternate-confidence', { min: 0, max: 1 }))
     .option('--out <file>', 'results JSON (default bench/out/<lake>-<intent>-<time>.json)')
     .option('--catalog <dir>', "catalog (PGlite dir or 'memory://'; default <lake>/.graft-db; 'env' = DATABASE_URL / GRAFT_HOME)")
     .option('--reingest', 'ingest the lake even when the catalog already holds it')

@@ -156,6 +156,11 @@ export function alternateConfidence(features: readonly number[], model: Alternat
     while (tree[4 * node] >= 0) node = features[tree[4 * node]] < tree[4 * node + 1] ? tree[4 * node + 2] : tree[4 * node + 3];
     z += model.learningRate * tree[4 * node + 1];
   }
+  return sigmoid(z);
+}
+
+/** The probability of log-odds `z`. */
+function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
 }
 
@@ -204,7 +209,7 @@ export function fitBoostedTrees(x: readonly (readonly number[])[], y: readonly n
   const trees: number[][] = [];
   for (let t = 0; t < opts.trees; t++) {
     for (let i = 0; i < n; i++) {
-      const p = 1 / (1 + Math.exp(-score[i]));
+      const p = sigmoid(score[i]);
       g[i] = p - y[i];
       h[i] = p * (1 - p);
     }

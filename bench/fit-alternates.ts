@@ -11,7 +11,8 @@
  * held out whole, the trees are fitted on the other databases' questions, and for the held-out
  * questions with >= 2 gold tables the script prints, per floor, the F1 / Sufficiency at L = 5, 10
  * and 15 of their core (as answered at `--budget`, cut to L) plus their offers taken most likely
- * first, as `chooseSynthesis` takes them. Nothing is written then.
+ * first, as `chooseSynthesis` takes them, and the calibration on every offer to the held-out
+ * databases' questions. Nothing is written then.
  * Usage: tsx bench/fit-alternates.ts --lake lakes/spider --questions <a.json>[,<b.json>]
  *          [--hold-out 1200 | --hold-out-databases 0.33] [--budget 15] [--catalog <dir>] [--dry-run]
  */
@@ -23,7 +24,7 @@ import type { BenchContext, BenchQuestion } from '../src/bench/methods.js';
 import { GraftMethod } from '../src/bench/graftMethods.js';
 import { macroAverage, questionMetrics } from '../src/bench/metrics.js';
 import { evenSample, runBench } from '../src/bench/run.js';
-import { drawInt, mulberry32 } from '../src/util/prng.js';
+import { mulberry32, shuffle } from '../src/util/prng.js';
 import { ALTERNATE_FEATURES, alternateConfidence, fitBoostedTrees, keptOffers, type AlternateOffer } from '../src/search/index.js';
 
 const args = process.argv.slice(2);
@@ -60,6 +61,9 @@ const x: number[][] = [];
 const y: number[] = [];
 /** Held-out databases' questions with >= 2 gold tables: their core and offers, to answer again. */
 const unseen: { gold: string[]; core: string[]; offers: { stems: string[]; features: number[] }[] }[] = [];
+/** Every offer to the held-out databases' questions, labelled like the fitted ones: the calibration there. */
+const unseenX: number[][] = [];
+const unseenY: number[] = [];
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'graft-fit-'));
 try {
   for (const file of files) {
@@ -70,13 +74,8 @@ try {
       const held = new Set(evenSample(all, holdOut));
       rest = all.filter((q) => !held.has(q));
     } else {
-      // A fixed shuffle (Fisher-Yates) of the sorted names: the same databases each run.
-      const databases = [...new Set(all.map((q) => String(q.db_id)))].sort();
-      const rand = mulberry32(1);
-      for (let i = databases.length - 1; i > 0; i--) {
-        const j = drawInt(rand, 0, i);
-        [databases[i], databases[j]] = [databases[j], databases[i]];
-      }
+      // A fixed shuffle of the sorted names: the same databases each run.
+      const databases = shuffle([...new Set(all.map((q) => String(q.db_id)))].sort(), mulberry32(1));
       unseenDatabases = new Set(databases.slice(0, Math.round(heldDatabaseShare * databases.length)));
     }
     const restFile = path.join(tmp, path.basename(file));
@@ -87,6 +86,10 @@ try {
       const gold = new Set(row.gold);
       const offers = recorder.offers.get(row.questionIndex) ?? [];
       if (unseenDatabases.has(String(rest[row.questionIndex].db_id))) {
+        for (const { stems, offer } of offers) {
+          unseenX.push(offer.features);
+          unseenY.push(stems.some((s) => gold.has(s)) ? 1 : 0);
+        }
         if (row.goldBaseCount >= 2) unseen.push({ gold: row.gold, core: row.retrieved.slice(0, row.core ?? 0), offers: offers.map((o) => ({ stems: o.stems, features: o.offer.features })) });
         continue;
       }
@@ -110,14 +113,19 @@ process.stdout.write(`${x.length} offers, ${mean(y).toFixed(3)} of them hold a g
 const splits = new Array<number>(ALTERNATE_FEATURES.length).fill(0);
 for (const tree of model.trees) for (let n = 0; n < tree.length; n += 4) if (tree[n] >= 0) splits[tree[n]]++;
 for (const [i, name] of ALTERNATE_FEATURES.entries()) process.stdout.write(`  ${name.padEnd(32)} ${String(splits[i]).padStart(4)} splits\n`);
-// Calibration: offers by predicted confidence, beside the share that held a gold table.
-const bins = [0, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.4, 1.01];
-for (let b = 0; b + 1 < bins.length; b++) {
-  const inBin = predicted.map((p, i) => ({ p, y: y[i] })).filter((o) => o.p >= bins[b] && o.p < bins[b + 1]);
-  if (inBin.length === 0) continue;
-  process.stdout.write(`  confidence ${bins[b].toFixed(2)}-${Math.min(1, bins[b + 1]).toFixed(2)}: ${String(inBin.length).padStart(6)} offers, predicted ${mean(inBin.map((o) => o.p)).toFixed(3)}, observed ${mean(inBin.map((o) => o.y)).toFixed(3)}\n`);
-}
+/** Calibration: offers by predicted confidence, beside the share that held a gold table. */
+const printCalibration = (predictedOf: readonly number[], labels: readonly number[]) => {
+  const bins = [0, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.4, 1.01];
+  for (let b = 0; b + 1 < bins.length; b++) {
+    const inBin = predictedOf.map((p, i) => ({ p, y: labels[i] })).filter((o) => o.p >= bins[b] && o.p < bins[b + 1]);
+    if (inBin.length === 0) continue;
+    process.stdout.write(`  confidence ${bins[b].toFixed(2)}-${Math.min(1, bins[b + 1]).toFixed(2)}: ${String(inBin.length).padStart(6)} offers, predicted ${mean(inBin.map((o) => o.p)).toFixed(3)}, observed ${mean(inBin.map((o) => o.y)).toFixed(3)}\n`);
+  }
+};
+printCalibration(predicted, y);
 if (heldDatabaseShare !== undefined) {
+  process.stdout.write(`${unseenX.length} offers to the unseen databases' questions, ${mean(unseenY).toFixed(3)} of them hold a gold table:\n`);
+  printCalibration(unseenX.map((f) => alternateConfidence(f, model)), unseenY);
   // The held-out databases' questions answered again by the fitted trees, per floor and budget.
   const budgets = [5, 10, 15];
   const scored = unseen.map((q) => ({ ...q, offers: q.offers.map((o) => ({ tables: o.stems, confidence: alternateConfidence(o.features, model) })) }));

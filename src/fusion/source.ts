@@ -36,7 +36,7 @@ function listedEntryOf(table: FusionTable): LakeEntry {
     const hash = table.uri.lastIndexOf('#');
     return { path: table.uri.slice(0, hash), format: 'postgres', pgTable: table.uri.slice(hash + 1) };
   }
-  return table.csv ? { path: table.uri, format: table.format, csv: table.csv } : { path: table.uri, format: table.format };
+  return { path: table.uri, format: table.format, ...(table.csv ? { csv: table.csv } : {}), ...(table.folder !== undefined ? { hive: table.folder } : {}) };
 }
 
 /** Makes `source.expression` valid on the shared instance (attaches a DuckDB file). */

@@ -23,6 +23,8 @@ export interface FusionTable {
   columns: FusionColumn[];
   /** CSV read options profiling settled on (`TableProfile.csv`); absent = sniff again. */
   csv?: CsvReadOptions;
+  /** Whether `uri` is a partitioned folder, as the catalog snapshot found it (`LakeEntry.hive`); absent = look when planning. */
+  folder?: boolean;
   /** The catalog source's root: running the SQL reads the table's files only within it (LakeEntry.root). */
   root?: string;
 }

@@ -6,7 +6,7 @@ export { PROFILE_VERSION } from './profileVersion.js';
 export { entryName, entryUri, fingerprintEntry } from './identity.js';
 export { readRows } from './read-rows.js';
 export { isRestCatalogUrl } from './iceberg/rest.js';
-export { duckdbSourceExpression } from './source.js';
+export { duckdbSourceExpression, readsAsFolder } from './source.js';
 export { closeDuckDB, getDuckDB, withDuckDB } from './duckdb.js';
 export {
   DEFAULT_MAX_COLUMNS,

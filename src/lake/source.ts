@@ -35,10 +35,10 @@ function cachedCsvOptions(path: string): CsvReadOptions | undefined {
 /**
  * The DuckDB table expression for an entry, with every literal SQL-escaped:
  * - Parquet: `read_parquet('<path>')`.
- * - Partitioned folder (`entry.hive`, or a csv/parquet entry whose path is a folder, as the
- *   catalog's uri gives it): `read_parquet([<every data file>], hive_partitioning=true,
- *   union_by_name=true)` / `read_csv([...], <the CSV options>, hive_partitioning=true, ...)`,
- *   listing the folder now (hive.ts).
+ * - Partitioned folder (`entry.hive`, or, when `entry.hive` is not known, a csv/parquet entry
+ *   whose path is a folder, as the catalog's uri gives it): `read_parquet([<every data file>],
+ *   hive_partitioning=true, union_by_name=true)` / `read_csv([...], <the CSV options>,
+ *   hive_partitioning=true, ...)`, listing the folder now (hive.ts).
  * - CSV: `read_csv('<path>', auto_detect=true, ...)` with the read options, in order of
  *   preference, from `entry.csv` (e.g. `TableProfile.csv` stored by the catalog), from a
  *   profile of the same unchanged file in this process, or from a quick encoding check of
@@ -50,7 +50,7 @@ function cachedCsvOptions(path: string): CsvReadOptions | undefined {
  *   (`readRows`), so callers must load them into DuckDB themselves (e.g. via an appender).
  */
 export function duckdbSourceExpression(entry: LakeEntry): string | null {
-  if ((entry.format === 'parquet' || entry.format === 'csv') && (entry.hive || isFolder(entry.path))) return hiveSourceExpression(entry);
+  if (readsAsFolder(entry)) return hiveSourceExpression(entry);
   switch (entry.format) {
     case 'parquet':
       return `read_parquet(${sqlString(entry.path)})`;
@@ -69,9 +69,16 @@ export function duckdbSourceExpression(entry: LakeEntry): string | null {
   }
 }
 
-function isFolder(path: string): boolean {
+/**
+ * Whether a csv/parquet entry is a partitioned folder: `entry.hive` when known, else whether its
+ * path is a folder now (one stat). A catalog snapshot asks once per table when it is loaded
+ * (`SnapshotTable.folder`), so answers do not stat every table they name.
+ */
+export function readsAsFolder(entry: Pick<LakeEntry, 'path' | 'format' | 'hive'>): boolean {
+  if (entry.format !== 'parquet' && entry.format !== 'csv') return false;
+  if (entry.hive !== undefined) return entry.hive;
   try {
-    return statSync(path).isDirectory();
+    return statSync(entry.path).isDirectory();
   } catch {
     return false;
   }

@@ -96,9 +96,11 @@ export interface LakeEntry {
   icebergName?: string;
   /**
    * For a hive-partitioned folder (`format` csv or parquet, `path` the folder): its data files
-   * under `key=value` subfolders are one table with the keys as columns (see hive.ts).
+   * under `key=value` subfolders are one table with the keys as columns (see hive.ts). `false`:
+   * known to be one file (a catalog snapshot looked when it was loaded), so readers need not
+   * look again; absent: not known, `duckdbSourceExpression` looks at the path.
    */
-  hive?: true;
+  hive?: boolean;
   /**
    * Reads of this entry are confined to this folder (the catalog source's root): the real path
    * is checked when the file is opened (confine.ts). Absent: not confined.

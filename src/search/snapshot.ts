@@ -11,6 +11,7 @@ import {
 } from '../catalog/read.js';
 import type { TableFilter } from '../catalog/visibility.js';
 import { InMemoryVocabulary, type InMemoryVocabularyTable } from '../intent/index.js';
+import { readsAsFolder } from '../lake/source.js';
 import type { CsvReadOptions, LakeFormat } from '../lake/types.js';
 
 export interface SnapshotColumn {
@@ -44,6 +45,12 @@ export interface SnapshotTable {
   rowCount: number;
   /** For CSV: the read options profiling settled on; absent = sniff the file when reading it. */
   csv?: CsvReadOptions;
+  /**
+   * For CSV and Parquet: whether `uri` was a partitioned folder when the snapshot was loaded
+   * (`readsAsFolder`), so the fused SQL of every answer need not look again. Absent (snapshots
+   * built by hand): looked at when the SQL is planned.
+   */
+  folder?: boolean;
   columns: SnapshotColumn[];
 }
 
@@ -124,6 +131,7 @@ export class LakeSnapshot {
         sourceRootPath: t.source.rootPath,
         rowCount: Number(t.rowCount),
         ...(t.csvOptions ? { csv: t.csvOptions as CsvReadOptions } : {}),
+        ...(t.format === 'csv' || t.format === 'parquet' ? { folder: readsAsFolder({ path: t.uri, format: t.format }) } : {}),
         columns: t.columns.map((c) => ({
           id: c.id,
           tableId: t.id,

@@ -8,9 +8,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDatabase } from '../../src/catalog/database.js';
 import { HashedNgramEmbedder } from '../../src/embed/index.js';
+import { buildFusionInput } from '../../src/engine/index.js';
+import { planFusion, previewFusion } from '../../src/fusion/index.js';
 import { ingestLake } from '../../src/ingest/index.js';
 import { closeDuckDB, withDuckDB } from '../../src/lake/index.js';
 import { sqlString } from '../../src/lake/sql.js';
+import { LakeSnapshot } from '../../src/search/index.js';
 import { catalogBackends } from '../support/catalogs.js';
 import { makeTempDir } from '../lake/helpers.js';
 
@@ -63,6 +66,26 @@ describe.each(catalogBackends)('partitioned folder ingest on $name', (backend) =
       },
       { name: 'stores', uri: path.join(lake, 'stores.csv'), format: 'csv', rowCount: 4, columns: { store_id: 'integer', city: 'text' } },
     ]);
+  });
+
+  it('a snapshot of the catalog knows which table is a folder, and the fused SQL reads the folder as partitions', async () => {
+    const snapshot = await LakeSnapshot.load(db);
+    const byName = new Map(snapshot.tables.map((t) => [t.name, t]));
+    expect([byName.get('sales')?.folder, byName.get('stores')?.folder]).toEqual([true, false]);
+    const input = buildFusionInput(snapshot, [byName.get('sales')!.id, byName.get('stores')!.id], []);
+    expect(input.tables.map((t) => [t.name, t.folder])).toEqual([
+      ['sales', true],
+      ['stores', false],
+    ]);
+    const plan = planFusion(input);
+    expect(plan.executable, plan.warnings.join('\n')).toBe(true);
+    expect(plan.sources.map((s) => [s.name, s.entry.hive])).toEqual([
+      ['sales', true],
+      ['stores', false],
+    ]);
+    expect(plan.sql).toContain('hive_partitioning=true');
+    expect(plan.sql).toContain(`read_csv(${sqlString(path.join(lake, 'stores.csv'))}`);
+    expect((await previewFusion(plan, 500)).rowCountExact).toBe(120);
   });
 
   it('re-ingesting unchanged skips both tables', async () => {

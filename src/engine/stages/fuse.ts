@@ -71,7 +71,16 @@ export function buildFusionInput(snapshot: LakeSnapshot, tableIds: string[], ato
   const tables = tableIds.map((id) => {
     const t = snapshot.tableById.get(id)!;
     const columns = t.columns.map((c) => ({ id: c.id, name: c.name, logicalType: c.logicalType }));
-    return { id: t.id, name: t.name, uri: t.uri, format: t.format, columns, ...(t.sourceRootPath ? { root: t.sourceRootPath } : {}), ...(t.csv ? { csv: t.csv } : {}) };
+    return {
+      id: t.id,
+      name: t.name,
+      uri: t.uri,
+      format: t.format,
+      columns,
+      ...(t.sourceRootPath ? { root: t.sourceRootPath } : {}),
+      ...(t.csv ? { csv: t.csv } : {}),
+      ...(t.folder !== undefined ? { folder: t.folder } : {}),
+    };
   });
   const filters: ValueFilter[] = [];
   const byId = new Map(atoms.map((a) => [a.id, a]));

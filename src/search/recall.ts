@@ -231,7 +231,7 @@ export class LexicalIndex {
    * "educational institution"), as those words, in order; with `multiWord`, also those of two or
    * three words, not all generic, that the lake holds as one word (`firstname`) or as a phrase
    * (every word a lake word: "first name" for `first_name`, matched by `tablesWithPhrase`), as
-   * that word or the space-joined words, and of a phrase "X of Y" its head X when X is a specific
+   * that word and / or the space-joined words, and of a phrase "X of Y" its head X when X is a specific
    * lake word ("course of study", a synonym of curriculum: `course`). Cached per `source` and `key`
    * (the relation and the word): a word can have hundreds of narrower nouns, and words recur from
    * question to question.
@@ -252,9 +252,10 @@ export class LexicalIndex {
         if (parts.length === 1) {
           if (this.has(parts[0])) forms.push(parts[0]);
         } else if (multiWord && parts.length <= 3 && !parts.every((w) => isGenericToken(w))) {
+          // Both spellings when the lake has both: one schema writes `Firstname`, another `first_name`.
           const joined = tokeniseIdentifier(parts.join(''));
           if (joined.length === 1 && this.has(joined[0])) forms.push(joined[0]);
-          else if (parts.every((w) => this.has(w))) forms.push(parts.join(' '));
+          if (parts.every((w) => this.has(w))) forms.push(parts.join(' '));
         }
       }
       return forms;

@@ -155,6 +155,18 @@ describe('question recall: synonyms the lake holds as a phrase', () => {
     expect(recall.match('department')?.[k] ?? 0).toBe(0);
   });
 
+  it('a phrase synonym the lake spells both ways meets both spellings ("forename" -> `Firstname` and `first_name`)', () => {
+    const lake = snapshotOf([table('band', ['band_id', 'Firstname', 'Lastname']), table('employee', ['employee_id', 'first_name', 'last_name']), table('list', ['LastName', 'FirstName'])], []);
+    const index = LexicalIndex.of(lake);
+    expect(index.lakeForms({}, 'synonym:forename', () => ['first name', 'given name'], true)).toEqual(['firstname', 'first name']);
+    const recall = new QuestionRecall(index, 'List the forenames of every member.', { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+    const k = termIndex(recall, 'forename');
+    expect(k).toBeGreaterThanOrEqual(0);
+    for (const name of ['band', 'employee', 'list']) {
+      expect(recall.match(name)![k], name).toBeCloseTo(DEFAULT_RECALL_OPTIONS.synonymFactor * DEFAULT_RECALL_OPTIONS.columnMatch, 6);
+    }
+  });
+
   it('a synonym "X of Y" meets the tables named by its head X ("curriculum" ~ "course of study" -> course)', () => {
     const lake = snapshotOf([table('course', ['course_id', 'title']), table('student', ['student_id', 'name'])], []);
     const recall = new QuestionRecall(LexicalIndex.of(lake), 'What is the title of the curriculum with the most students?', { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });

@@ -1,7 +1,7 @@
 import { defaultWordVectors, type WordVectors } from '../embed/index.js';
 import { identifierTerms, isGenericToken, isNumberToken, tokeniseIdentifier } from '../graph/index.js';
 import { defaultLemmatiser } from '../text/index.js';
-import { defaultSynonyms, normaliseValue, STOP_WORDS, tokeniseQuestion, type SynonymSource } from '../intent/index.js';
+import { defaultSynonyms, normaliseValue, STOP_WORDS, tokeniseQuestion, type QuestionToken, type SynonymSource } from '../intent/index.js';
 import { memoInto } from '../util/boundedMemo.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
 
@@ -559,11 +559,18 @@ export class QuestionRecall {
     }
   }
 
-  /** A question n-gram equal to a cell value supports the terms it is made of in that table. */
+  /**
+   * A question n-gram equal to a cell value supports the terms it is made of in that table. A
+   * quoted string is one token, but one that no cell holds whole is looked up word by word like
+   * the question's own words: "Linda Smith" is a first name and a last name, in two columns.
+   */
   private addValueHits(question: string, terms: string[], row: (id: string) => Float64Array, lexical: (id: string, k: number) => void): void {
     const vocab = this.index.snapshot.vocabulary();
     const termIndex = new Map(terms.map((t, k) => [t, k]));
-    const words = tokeniseQuestion(question).filter((t) => t.kind === 'word' || t.kind === 'quoted' || t.kind === 'number');
+    const valueTokens = (tokens: QuestionToken[]) => tokens.filter((t) => t.kind === 'word' || t.kind === 'quoted' || t.kind === 'number');
+    const words = valueTokens(tokeniseQuestion(question)).flatMap((t) =>
+      t.kind === 'quoted' && vocab.lookupValue(normaliseValue(t.text)).length === 0 ? valueTokens(tokeniseQuestion(t.text)) : [t],
+    );
     for (let n = 3; n >= 1; n--) {
       for (let i = 0; i + n <= words.length; i++) {
         const span = words.slice(i, i + n);

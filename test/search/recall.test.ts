@@ -251,3 +251,34 @@ describe('question recall: names with numbers', () => {
     expect(recall.ranked()[0]).toBe('language_0c9e2d31');
   });
 });
+
+describe('question recall: cell values', () => {
+  /** A members table whose first and last names are separate columns, and a clubs table. */
+  function memberLake() {
+    const members = table('member', ['member_id', 'first_name', 'last_name']);
+    members.columns[1]!.topValues = ['Linda', 'Tracy'];
+    members.columns[2]!.topValues = ['Smith', 'Kumar'];
+    const clubs = table('club', ['club_id', 'club_name']);
+    clubs.columns[1]!.topValues = ['Bootup Baltimore', 'Hopkins Student Enterprises'];
+    return snapshotOf([members, clubs], []);
+  }
+  const memberRecall = (question: string) => new QuestionRecall(LexicalIndex.of(memberLake()), question, { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+
+  it('a quoted string that no cell holds whole is looked up word by word ("Linda Smith": a first and a last name)', () => {
+    const recall = memberRecall('How many clubs does "Linda Smith" belong to?');
+    for (const word of ['linda', 'smith']) {
+      const k = termIndex(recall, word);
+      expect(k, word).toBeGreaterThanOrEqual(0);
+      expect(recall.match('member')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.valueMatch, 6);
+      expect(recall.matchesLexically('member', k)).toBe(true);
+    }
+  });
+
+  it('a quoted string a cell holds whole is that cell, its words not looked up apart', () => {
+    const recall = memberRecall('Who are the members of "Hopkins Student Enterprises"?');
+    const k = termIndex(recall, 'enterprise');
+    expect(k).toBeGreaterThanOrEqual(0);
+    expect(recall.match('club')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.valueMatch, 6);
+    expect(recall.match('member')?.[k] ?? 0).toBe(0);
+  });
+});

@@ -47,6 +47,8 @@ export interface RecallOptions {
    * `Highschooler`, last name ~ `lastname`), given to each of the two words.
    */
   openCompoundFactor: number;
+  /** Factor for a lake word that abbreviates the question word (crs ~ course, dept ~ department). */
+  abbreviationFactor: number;
   /** Factor for a WordNet synonym of the question word (pupil ~ student). */
   synonymFactor: number;
   /** Factor for a noun of the question word's family (rated ~ rating, taught ~ teacher, old ~ age). */
@@ -90,6 +92,7 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   compoundFactor: 0.7,
   compoundMinPart: 3,
   openCompoundFactor: 1,
+  abbreviationFactor: 0.5,
   synonymFactor: 0.6,
   derivedFactor: 0.4,
   narrowerFactor: 0.3,
@@ -203,6 +206,30 @@ export class LexicalIndex {
       }
     }
     return this.prefixIndex;
+  }
+
+  private abbreviationIndex?: Map<string, string[]>;
+  private readonly abbreviationCache = new Map<string, readonly string[]>();
+
+  /**
+   * Lake words that abbreviate `token` as schemas do (crs ~ course, dept ~ department, emp ~
+   * employee, qty ~ quantity): three or four letters that are no English noun (`isNoun`), the
+   * token's first letter and then letters of it in order, at most 60% of its length.
+   */
+  abbreviations(token: string, isNoun: (word: string) => boolean): readonly string[] {
+    if (!this.abbreviationIndex) {
+      this.abbreviationIndex = new Map();
+      for (const w of this.postings.keys()) {
+        if (w.length < 3 || w.length > 4 || !/^\p{L}+$/u.test(w) || isGenericToken(w)) continue;
+        let list = this.abbreviationIndex.get(w[0]!);
+        if (!list) this.abbreviationIndex.set(w[0]!, (list = []));
+        list.push(w);
+      }
+    }
+    const shaped = memoInto(this.abbreviationCache, token, MAX_CACHED_PER_KIND, () =>
+      (this.abbreviationIndex!.get(token[0] ?? '') ?? []).filter((w) => w.length <= 0.6 * token.length && isSubsequence(w, token)),
+    );
+    return shaped.filter((w) => !isNoun(w));
   }
 
   /**
@@ -435,6 +462,11 @@ export class QuestionRecall {
       for (const [w, f] of byPair.get(word) ?? []) if (!forms.has(w)) forms.set(w, f);
       for (const w of index.prefixRelatives(word, opts.prefixMin, opts.prefixShare)) if (!forms.has(w)) forms.set(w, opts.prefixFactor);
       if (!index.has(word)) for (const w of index.compoundParts(word, opts.compoundMinPart)) if (!forms.has(w)) forms.set(w, opts.compoundFactor);
+      // Schemas shorten words the lake then holds only so (`CRS_CODE`, `DEPT_CODE`, College.`enr`).
+      if (opts.abbreviationFactor > 0 && synonyms?.isNoun && !isGenericToken(word)) {
+        const isNoun = synonyms.isNoun.bind(synonyms);
+        for (const w of index.abbreviations(word, isNoun)) if (!forms.has(w)) forms.set(w, opts.abbreviationFactor);
+      }
       // WordNet words that are one lake word ("student" for "pupil", not "educational
       // institution") or a phrase the lake holds ("first name" for "forename": `first_name`).
       const addLakeWords = (lakeWords: readonly string[], factor: number, relative: boolean) => {
@@ -617,4 +649,12 @@ export class QuestionRecall {
   matchesLexically(tableId: string, k: number): boolean {
     return this.lexical.get(tableId)?.has(k) ?? false;
   }
+}
+
+/** Whether the letters of `short` occur in `long` in order, the first at its start. */
+function isSubsequence(short: string, long: string): boolean {
+  if (short[0] !== long[0]) return false;
+  let i = 0;
+  for (const ch of long) if (ch === short[i]) i++;
+  return i === short.length;
 }

@@ -282,3 +282,44 @@ describe('question recall: cell values', () => {
     expect(recall.match('member')?.[k] ?? 0).toBe(0);
   });
 });
+
+describe('question recall: abbreviations', () => {
+  function collegeLake() {
+    return snapshotOf(
+      [
+        table('OFFERING', ['OFFERING_CODE', 'CRS_CODE', 'PROF_NUM', 'ROOM']),
+        table('DEPARTMENT', ['DEPT_CODE', 'DEPT_NAME']),
+        table('college', ['cName', 'state', 'enr']),
+        table('pet', ['pet_id', 'cat', 'weight']),
+      ],
+      [],
+    );
+  }
+  const collegeRecall = (question: string, partial: Partial<RecallOptions> = {}) =>
+    new QuestionRecall(LexicalIndex.of(collegeLake()), question, { ...DEFAULT_RECALL_OPTIONS, wordVectors: false, ...partial });
+  const asColumn = DEFAULT_RECALL_OPTIONS.abbreviationFactor * DEFAULT_RECALL_OPTIONS.columnMatch;
+
+  it('a question word meets the lake word a schema shortened it to (course ~ CRS_CODE, enrollment ~ enr)', () => {
+    const recall = collegeRecall('Which rooms hold a course of the department with the largest enrollment?');
+    expect(recall.match('OFFERING')![termIndex(recall, 'course')]).toBeCloseTo(asColumn, 6);
+    expect(recall.match('college')![termIndex(recall, 'enrollment')]).toBeCloseTo(asColumn, 6);
+    // The word itself still wins where a table is named by it.
+    expect(recall.match('DEPARTMENT')![termIndex(recall, 'department')]).toBe(1);
+    expect(recall.matchesLexically('OFFERING', termIndex(recall, 'course'))).toBe(true);
+    const without = collegeRecall('Which rooms hold a course of the department with the largest enrollment?', { abbreviationFactor: 0 });
+    expect(termIndex(without, 'course')).toBe(-1);
+  });
+
+  it('an English noun is no abbreviation (cat is not category), nor a short word of more than 60% of the word', () => {
+    const index = LexicalIndex.of(collegeLake());
+    const isNoun = (w: string) => ['cat', 'room'].includes(w);
+    expect(index.abbreviations('category', isNoun)).toEqual([]);
+    expect(index.abbreviations('department', isNoun)).toEqual(['dept']);
+    // crs is in cars in order, but three of its four letters are no abbreviation.
+    expect(index.abbreviations('cars', isNoun)).toEqual([]);
+    expect(index.abbreviations('course', isNoun)).toEqual(['crs']);
+    const recall = collegeRecall('Which category has the most pets?');
+    expect(recall.match('pet')![termIndex(recall, 'pet')]).toBe(1);
+    expect(termIndex(recall, 'category')).toBe(-1);
+  });
+});

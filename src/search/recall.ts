@@ -258,10 +258,10 @@ export class LexicalIndex {
    * "educational institution"), as those words, in order; with `multiWord`, also those of two or
    * three words, not all generic, that the lake holds as one word (`firstname`) or as a phrase
    * (every word a lake word: "first name" for `first_name`, matched by `tablesWithPhrase`), as
-   * that word and / or the space-joined words, and of a phrase "X of Y" its head X when X is a specific
-   * lake word ("course of study", a synonym of curriculum: `course`). Cached per `source` and `key`
-   * (the relation and the word): a word can have hundreds of narrower nouns, and words recur from
-   * question to question.
+   * that word and / or the space-joined words, and of a phrase "X of Y" its head X when X is a
+   * specific lake word ("course of study", a synonym of curriculum: `course`). Cached per `source`
+   * and `key` (the relation and the word): a word can have hundreds of narrower nouns, and words
+   * recur from question to question.
    */
   lakeForms(source: object, key: string, phrases: () => readonly string[], multiWord = false): readonly string[] {
     let bySource = this.formCache.get(source);

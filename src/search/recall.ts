@@ -47,7 +47,11 @@ export interface RecallOptions {
    * `Highschooler`, last name ~ `lastname`), given to each of the two words.
    */
   openCompoundFactor: number;
-  /** Factor for a lake word that abbreviates the question word (crs ~ course, dept ~ department). */
+  /**
+   * Factor for a lake word that abbreviates the question word (crs ~ course, dept ~ department).
+   * It takes the synonym source's `isNoun` to tell an abbreviation from a word (cat is no
+   * category): off without one.
+   */
   abbreviationFactor: number;
   /** Factor for a WordNet synonym of the question word (pupil ~ student). */
   synonymFactor: number;

@@ -46,9 +46,9 @@ export interface SnapshotTable {
   /** For CSV: the read options profiling settled on; absent = sniff the file when reading it. */
   csv?: CsvReadOptions;
   /**
-   * For CSV and Parquet: whether `uri` was a partitioned folder when the snapshot was loaded
-   * (`readsAsFolder`), so the fused SQL of every answer need not look again. Absent (snapshots
-   * built by hand): looked at when the SQL is planned.
+   * Whether the table read as a partitioned folder when the snapshot was loaded (`readsAsFolder`:
+   * a CSV or Parquet uri that is a folder; false for every other format), so the fused SQL of
+   * every answer need not look again. Absent (snapshots built by hand): looked at when planned.
    */
   folder?: boolean;
   columns: SnapshotColumn[];
@@ -131,7 +131,7 @@ export class LakeSnapshot {
         sourceRootPath: t.source.rootPath,
         rowCount: Number(t.rowCount),
         ...(t.csvOptions ? { csv: t.csvOptions as CsvReadOptions } : {}),
-        ...(t.format === 'csv' || t.format === 'parquet' ? { folder: readsAsFolder({ path: t.uri, format: t.format }) } : {}),
+        folder: readsAsFolder({ path: t.uri, format: t.format as LakeFormat }),
         columns: t.columns.map((c) => ({
           id: c.id,
           tableId: t.id,

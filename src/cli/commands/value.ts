@@ -63,7 +63,6 @@ export function registerValueCommands(program: Command): void {
     .option('--out <file>', 'also write the ONNX model to this file')
     .action(async (flags: TrainFlags) => {
       if (!(SAMPLERS as readonly string[]).includes(flags.sampler)) throw new BadInputError(`--sampler must be one of ${SAMPLERS.join(', ')} (got "${flags.sampler}")`);
-      const hidden = flags.hidden;
       const { trainAndStoreValueModel } = await import('../../value/catalogTraining.js');
       await withContext(async ({ db, embedder }) => {
         const progress = trainingProgress();
@@ -71,7 +70,7 @@ export function registerValueCommands(program: Command): void {
         try {
           result = await trainAndStoreValueModel(db, embedder, {
             transitions: { trajectories: flags.trajectories, sampler: flags.sampler as (typeof SAMPLERS)[number], seed: flags.seed },
-            iql: { gamma: flags.gamma, seed: flags.seed, ...(flags.steps !== undefined ? { steps: flags.steps } : {}), ...(hidden ? { hidden } : {}) },
+            iql: { gamma: flags.gamma, seed: flags.seed, ...(flags.steps !== undefined ? { steps: flags.steps } : {}), ...(flags.hidden ? { hidden: flags.hidden } : {}) },
             onProgress: (phase, done, total, detail) => progress.update(phase, done, total, detail),
           });
         } finally {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WordVectors } from '../../src/embed/index.js';
+import type { LakeSnapshot } from '../../src/search/index.js';
 import { DEFAULT_RECALL_OPTIONS, LexicalIndex, QuestionRecall, type RecallOptions } from '../../src/search/recall.js';
 import { snapshotOf, table } from './fixture.js';
 
@@ -27,8 +28,12 @@ function lake() {
 /** Index of the question term `token` in the recall's terms (-1: the word matched nothing). */
 const termIndex = (recall: QuestionRecall, token: string) => recall.terms.findIndex((t) => t.token === token);
 
+/** The recall of `question` on `lake` with the default options but no word vectors (unless `partial` gives some). */
+const recallOn = (lake: LakeSnapshot, question: string, partial: Partial<RecallOptions> = {}) =>
+  new QuestionRecall(LexicalIndex.of(lake), question, { ...DEFAULT_RECALL_OPTIONS, wordVectors: false, ...partial });
+
 const recallOf = (question: string, derivedFactor = DEFAULT_RECALL_OPTIONS.derivedFactor, narrowerFactor = DEFAULT_RECALL_OPTIONS.narrowerFactor) =>
-  new QuestionRecall(LexicalIndex.of(lake()), question, { ...DEFAULT_RECALL_OPTIONS, derivedFactor, narrowerFactor, wordVectors: false });
+  recallOn(lake(), question, { derivedFactor, narrowerFactor });
 
 describe('question recall: the word family', () => {
   it('a verb meets the noun of its action ("rated" -> the rating table) at the family factor', () => {
@@ -119,8 +124,7 @@ function schoolLake() {
   );
 }
 
-const schoolRecall = (question: string, partial: Partial<RecallOptions> = {}) =>
-  new QuestionRecall(LexicalIndex.of(schoolLake()), question, { ...DEFAULT_RECALL_OPTIONS, wordVectors: false, ...partial });
+const schoolRecall = (question: string, partial: Partial<RecallOptions> = {}) => recallOn(schoolLake(), question, partial);
 
 describe('question recall: what two adjacent words say together', () => {
   it('two words spelling one lake word meet it ("high schoolers" -> Highschooler) at the open-compound factor', () => {
@@ -159,7 +163,7 @@ describe('question recall: synonyms the lake holds as a phrase', () => {
     const lake = snapshotOf([table('band', ['band_id', 'Firstname', 'Lastname']), table('employee', ['employee_id', 'first_name', 'last_name']), table('list', ['LastName', 'FirstName'])], []);
     const index = LexicalIndex.of(lake);
     expect(index.lakeForms({}, 'synonym:forename', () => ['first name', 'given name'], true)).toEqual(['firstname', 'first name']);
-    const recall = new QuestionRecall(index, 'List the forenames of every member.', { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+    const recall = recallOn(lake, 'List the forenames of every member.');
     const k = termIndex(recall, 'forename');
     expect(k).toBeGreaterThanOrEqual(0);
     for (const name of ['band', 'employee', 'list']) {
@@ -169,7 +173,7 @@ describe('question recall: synonyms the lake holds as a phrase', () => {
 
   it('a synonym "X of Y" meets the tables named by its head X ("curriculum" ~ "course of study" -> course)', () => {
     const lake = snapshotOf([table('course', ['course_id', 'title']), table('student', ['student_id', 'name'])], []);
-    const recall = new QuestionRecall(LexicalIndex.of(lake), 'What is the title of the curriculum with the most students?', { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+    const recall = recallOn(lake, 'What is the title of the curriculum with the most students?');
     const k = termIndex(recall, 'curriculum');
     expect(k).toBeGreaterThanOrEqual(0);
     expect(recall.match('course')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.synonymFactor, 6);
@@ -204,7 +208,7 @@ describe('question recall: word-vector relatives of a plural', () => {
   );
   const shop = () => snapshotOf([table('product', ['product_id', 'price']), table('review', ['review_id', 'good'])], []);
   const recallOf = (question: string, vectorPluralRelatives: number) =>
-    new QuestionRecall(LexicalIndex.of(shop()), question, { ...DEFAULT_RECALL_OPTIONS, synonyms: false, wordVectors: vectors, vectorPluralRelatives });
+    recallOn(shop(), question, { synonyms: false, wordVectors: vectors, vectorPluralRelatives });
 
   it('a word the question spells in the plural also meets the lake word whose plural is closest to that spelling ("goods" -> product)', () => {
     const recall = recallOf('Which goods cost more than 10?', 1);
@@ -234,19 +238,19 @@ describe('question recall: names with numbers', () => {
       ],
       [],
     );
-    const recall = new QuestionRecall(LexicalIndex.of(lakeWithNumbers), 'How many covid19 cases were reported per region?', { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+    const recall = recallOn(lakeWithNumbers, 'How many covid19 cases were reported per region?');
     const k = termIndex(recall, 'covid');
     expect(k).toBeGreaterThanOrEqual(0);
     expect(recall.match('covid19_cases_3fa9c2e1')![k]).toBeGreaterThan(0);
     expect(recall.match('flu_cases_9b1d0e47')?.[k] ?? 0).toBe(0);
     expect(recall.ranked()[0]).toBe('covid19_cases_3fa9c2e1');
-    const line = new QuestionRecall(LexicalIndex.of(lakeWithNumbers), 'Which customers have no second address line?', { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+    const line = recallOn(lakeWithNumbers, 'Which customers have no second address line?');
     expect(line.match('customer_5c7e2a90')![termIndex(line, 'line')]).toBeGreaterThan(0);
   });
 
   it('the number of a name is no word a synonym names (WordNet\'s "2" for two does not reach a `Code2` column)', () => {
     const lakeWithCodes = snapshotOf([table('country_6b1d0e47', ['code', 'code2', 'name']), table('language_0c9e2d31', ['country_code', 'language'])], []);
-    const recall = new QuestionRecall(LexicalIndex.of(lakeWithCodes), 'Which countries speak two languages?', { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+    const recall = recallOn(lakeWithCodes, 'Which countries speak two languages?');
     expect(termIndex(recall, 'two')).toBe(-1);
     expect(recall.ranked()[0]).toBe('language_0c9e2d31');
   });
@@ -262,7 +266,7 @@ describe('question recall: cell values', () => {
     clubs.columns[1]!.topValues = ['Bootup Baltimore', 'Hopkins Student Enterprises'];
     return snapshotOf([members, clubs], []);
   }
-  const memberRecall = (question: string) => new QuestionRecall(LexicalIndex.of(memberLake()), question, { ...DEFAULT_RECALL_OPTIONS, wordVectors: false });
+  const memberRecall = (question: string) => recallOn(memberLake(), question);
 
   it('a quoted string that no cell holds whole is looked up word by word ("Linda Smith": a first and a last name)', () => {
     const recall = memberRecall('How many clubs does "Linda Smith" belong to?');
@@ -295,8 +299,7 @@ describe('question recall: abbreviations', () => {
       [],
     );
   }
-  const collegeRecall = (question: string, partial: Partial<RecallOptions> = {}) =>
-    new QuestionRecall(LexicalIndex.of(collegeLake()), question, { ...DEFAULT_RECALL_OPTIONS, wordVectors: false, ...partial });
+  const collegeRecall = (question: string, partial: Partial<RecallOptions> = {}) => recallOn(collegeLake(), question, partial);
   const asColumn = DEFAULT_RECALL_OPTIONS.abbreviationFactor * DEFAULT_RECALL_OPTIONS.columnMatch;
 
   it('a question word meets the lake word a schema shortened it to (course ~ CRS_CODE, enrollment ~ enr)', () => {

@@ -213,12 +213,12 @@ export class LexicalIndex {
   }
 
   private abbreviationIndex?: Map<string, string[]>;
-  private readonly abbreviationCache = new Map<string, readonly string[]>();
 
   /**
    * Lake words that abbreviate `token` as schemas do (crs ~ course, dept ~ department, emp ~
    * employee, qty ~ quantity): three or four letters that are no English noun (`isNoun`), the
-   * token's first letter and then letters of it in order, at most 60% of its length.
+   * token's first letter and then letters of it in order, at most 60% of its length. Not cached:
+   * `QuestionRecall` asks through `lakeForms`, which caches per synonym source and word.
    */
   abbreviations(token: string, isNoun: (word: string) => boolean): readonly string[] {
     if (!this.abbreviationIndex) {
@@ -230,10 +230,7 @@ export class LexicalIndex {
         list.push(w);
       }
     }
-    const shaped = memoInto(this.abbreviationCache, token, MAX_CACHED_PER_KIND, () =>
-      (this.abbreviationIndex!.get(token[0] ?? '') ?? []).filter((w) => w.length <= 0.6 * token.length && isSubsequence(w, token)),
-    );
-    return shaped.filter((w) => !isNoun(w));
+    return (this.abbreviationIndex.get(token[0] ?? '') ?? []).filter((w) => w.length <= 0.6 * token.length && isSubsequence(w, token) && !isNoun(w));
   }
 
   /**
@@ -424,6 +421,7 @@ export class QuestionRecall {
   ) {
     const synonyms = opts.synonyms === false ? undefined : (opts.synonyms ?? (sharedSynonyms ??= defaultSynonyms()));
     const vectors = opts.wordVectors === false ? undefined : (opts.wordVectors ?? defaultWordVectors());
+    const isNoun = synonyms?.isNoun?.bind(synonyms);
     // Per word: the lake words that stand for it (itself, prefix relatives, compound parts, WordNet
     // nouns, word-vector neighbours) and their factor.
     const perWord = new Map<string, Map<string, number>>();
@@ -467,9 +465,8 @@ export class QuestionRecall {
       for (const w of index.prefixRelatives(word, opts.prefixMin, opts.prefixShare)) if (!forms.has(w)) forms.set(w, opts.prefixFactor);
       if (!index.has(word)) for (const w of index.compoundParts(word, opts.compoundMinPart)) if (!forms.has(w)) forms.set(w, opts.compoundFactor);
       // Schemas shorten words the lake then holds only so (`CRS_CODE`, `DEPT_CODE`, College.`enr`).
-      if (opts.abbreviationFactor > 0 && synonyms?.isNoun && !isGenericToken(word)) {
-        const isNoun = synonyms.isNoun.bind(synonyms);
-        for (const w of index.abbreviations(word, isNoun)) if (!forms.has(w)) forms.set(w, opts.abbreviationFactor);
+      if (synonyms && isNoun && opts.abbreviationFactor > 0 && !isGenericToken(word)) {
+        for (const w of index.lakeForms(synonyms, `abbreviation:${word}`, () => index.abbreviations(word, isNoun))) if (!forms.has(w)) forms.set(w, opts.abbreviationFactor);
       }
       // WordNet words that are one lake word ("student" for "pupil", not "educational
       // institution") or a phrase the lake holds ("first name" for "forename": `first_name`).

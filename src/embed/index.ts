@@ -25,4 +25,4 @@ export {
   OPENAI_DEFAULT_MODEL,
 } from './config.js';
 export { cosine, reduceToEmbeddingDim } from './vector.js';
-export { WordVectors, defaultWordVectors, deriveCompactWordVectors, compactWordVectorPath, WORD_VECTOR_SOURCE } from './wordVectors.js';
+export { WordVectors, defaultWordVectors, defaultWordVectorsLoaded, deriveCompactWordVectors, compactWordVectorPath, WORD_VECTOR_SOURCE } from './wordVectors.js';

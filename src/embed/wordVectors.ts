@@ -153,6 +153,11 @@ export function defaultWordVectors(env: NodeJS.ProcessEnv = process.env): WordVe
   return shared ?? undefined;
 }
 
+/** Whether `defaultWordVectors()` has been asked in this thread (its first call loads the file, or learns there is none). */
+export function defaultWordVectorsLoaded(): boolean {
+  return shared !== undefined;
+}
+
 function loadWordVectors(setting: string | undefined): WordVectors | undefined {
   if (setting === 'off') return undefined;
   if (setting) {

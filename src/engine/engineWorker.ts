@@ -1,8 +1,9 @@
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import { createEmbedder, type EmbedderConfig } from '../embed/index.js';
 import type { IntentGraph } from '../intent/index.js';
 import { GraftError } from '../util/errors.js';
 import { createEngine, type Engine } from './engine.js';
+import { languageResourcesLoaded, loadLanguageResources } from './languageResources.js';
 import { decodeSnapshot } from './snapshotTransfer.js';
 import { warmupQuestions } from './warmup.js';
 import type { AskOptions, TableFilter } from './types.js';
@@ -21,7 +22,16 @@ export type EngineTask =
   | ({ kind: 'explain'; args: { question?: string; intent?: IntentGraph; tableIds: string[] } } & TaskBase)
   | ({ kind: 'intentGraph'; question: string; opts: { extractor?: 'offline' | 'llm' } } & TaskBase)
   /** Answer `count` questions made from the catalog's names (`warmupQuestions` from `offset`), results dropped; ok: how many. */
-  | ({ kind: 'warmup'; count: number; offset: number } & TaskBase);
+  | ({ kind: 'warmup'; count: number; offset: number } & TaskBase)
+  /** What the worker has loaded (`EngineWorkerStatus`), before this task touches anything. */
+  | ({ kind: 'status' } & TaskBase);
+
+export interface EngineWorkerStatus {
+  threadId: number;
+  /** The catalog generation whose snapshot the worker holds (null: none yet). */
+  generation: number | null;
+  languageResources: ReturnType<typeof languageResourcesLoaded>;
+}
 
 interface TaskBase {
   generation: number;
@@ -34,6 +44,9 @@ interface TaskBase {
 export type EngineTaskResult = { ok: unknown } | { error: { code: string; message: string; details: Record<string, unknown>; name: string } };
 
 const embedder = createEmbedder((workerData as EngineWorkerData).embedder);
+// Before piscina's first task (see languageResources.ts): a fresh worker, at start-up or replacing
+// one killed by a cancelled call, is given no task until this module has run.
+loadLanguageResources();
 let current: { generation: number; engine: Engine } | null = null;
 
 function engineFor(task: TaskBase): Engine {
@@ -45,6 +58,10 @@ function engineFor(task: TaskBase): Engine {
 }
 
 export default async function runEngineTask(task: EngineTask): Promise<EngineTaskResult> {
+  if (task.kind === 'status') {
+    const status: EngineWorkerStatus = { threadId, generation: current?.generation ?? null, languageResources: languageResourcesLoaded() };
+    return { ok: status };
+  }
   const engine = engineFor(task);
   const ids = task.visible ? new Set(task.visible) : null;
   const allowTable: TableFilter | undefined = ids ? (t) => ids.has(t.id) : undefined;

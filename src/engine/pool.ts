@@ -8,7 +8,7 @@ import type { IntentGraph } from '../intent/index.js';
 import { LakeSnapshot } from '../search/index.js';
 import { envInt } from '../util/env.js';
 import { ErrorCode, GraftError } from '../util/errors.js';
-import type { EngineTask, EngineTaskResult, EngineWorkerData } from './engineWorker.js';
+import type { EngineTask, EngineTaskResult, EngineWorkerData, EngineWorkerStatus } from './engineWorker.js';
 import { encodeSnapshot } from './snapshotTransfer.js';
 import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from './types.js';
 
@@ -182,6 +182,11 @@ export class EnginePool {
     }
     if ('error' in r) throw new GraftError(r.error.code as ErrorCode, r.error.message, r.error.details);
     return r.ok;
+  }
+
+  /** What the worker that takes this call has loaded (diagnostics; it runs no engine code). */
+  async workerStatus(): Promise<EngineWorkerStatus> {
+    return (await this.run({ kind: 'status' }, undefined)) as EngineWorkerStatus;
   }
 
   async synthesize(question: string, opts: AskOptions = {}): Promise<SynthesisResult> {

@@ -36,7 +36,8 @@ export interface WordNetOptions {
   dictPath?: string;
 }
 
-type PartOfSpeech = 'noun' | 'verb' | 'adj';
+const PARTS_OF_SPEECH = ['noun', 'verb', 'adj'] as const;
+type PartOfSpeech = (typeof PARTS_OF_SPEECH)[number];
 
 /** One part of speech's index and data files. */
 interface PosFiles {
@@ -95,7 +96,17 @@ export class WordNetSynonyms implements SynonymSource {
     return memoInto(cache, key, MAX_CACHED_KEYS, () => lookup(key));
   }
 
-  private load(pos: PartOfSpeech): PosFiles {
+  /** Whether the files of every part of speech are read (each on its first lookup, or by `load`). */
+  loaded(): boolean {
+    return PARTS_OF_SPEECH.every((pos) => this.files.has(pos));
+  }
+
+  /** Reads the files of every part of speech now rather than on their first lookups. */
+  load(): void {
+    for (const pos of PARTS_OF_SPEECH) this.filesOf(pos);
+  }
+
+  private filesOf(pos: PartOfSpeech): PosFiles {
     let files = this.files.get(pos);
     if (files) return files;
     const dir = this.dictPath ?? defaultDictPath();
@@ -167,7 +178,7 @@ export class WordNetSynonyms implements SynonymSource {
   }
 
   private findIndexLine(pos: PartOfSpeech, key: string): string | undefined {
-    const { index: buf, lineStarts } = this.load(pos);
+    const { index: buf, lineStarts } = this.filesOf(pos);
     const target = Buffer.from(`${key} `, 'utf8');
     let lo = 0;
     let hi = lineStarts.length - 1;
@@ -187,7 +198,7 @@ export class WordNetSynonyms implements SynonymSource {
   }
 
   private synset(pos: PartOfSpeech, offset: number): Synset {
-    const buf = this.load(pos).data;
+    const buf = this.filesOf(pos).data;
     const end = buf.indexOf(0x0a, offset);
     const line = buf.toString('utf8', offset, end < 0 ? buf.length : end);
     // synset_offset lex_filenum ss_type w_cnt(hex) word lex_id [word lex_id...] p_cnt [symbol offset pos source/target(hex)...] ...

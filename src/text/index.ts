@@ -10,6 +10,7 @@ export {
 export { foldPlural, foldUnknownPlural, singularise } from './plurals.js';
 export {
   defaultLemmatiser,
+  defaultLemmatiserLoaded,
   lemmatiseHeaderWord,
   lemmatiserLoadError,
   ruleLemma,

@@ -208,6 +208,11 @@ export function defaultLemmatiser(): Lemmatiser {
   return shared;
 }
 
+/** Whether `defaultLemmatiser()` has loaded its model in this thread (its first call does). */
+export function defaultLemmatiserLoaded(): boolean {
+  return shared !== undefined;
+}
+
 /** Why wink could not be used, when `defaultLemmatiser()` fell back to rules. */
 export function lemmatiserLoadError(): string | undefined {
   return loadError;

@@ -70,6 +70,25 @@ describe('engine pool on the demo lake', () => {
     expect(after.tables.length).toBeGreaterThan(0);
   });
 
+  it('loads its word lists before a worker takes its first task, also in a worker replacing one a cancelled call killed', async () => {
+    const single = new EnginePool(demo.db, embedderConfigFromEnv({}), { threads: 1, warmupMs: 0 });
+    try {
+      const loaded = { lemmatiser: true, wordVectors: true, wordNet: true };
+      const first = await single.workerStatus();
+      expect(first).toMatchObject({ generation: null, languageResources: loaded });
+      const q = demo.gold.questions.find((x) => x.tables.length >= 3)!;
+      const controller = new AbortController();
+      const call = single.synthesize(q.question, { budget: 30, beamWidth: 32, signal: controller.signal });
+      setTimeout(() => controller.abort(new Error('cancelled')), 5);
+      await expect(call).rejects.toThrow('cancelled');
+      const replacement = await single.workerStatus();
+      expect(replacement.threadId).not.toBe(first.threadId);
+      expect(replacement).toMatchObject({ generation: null, languageResources: loaded });
+    } finally {
+      await single.close();
+    }
+  });
+
   it.runIf(process.platform === 'linux')('runs its workers below the priority of the thread that made it', async () => {
     const q = demo.gold.questions[0];
     await Promise.all([pool.synthesize(q.question, { budget: 5 }), pool.synthesize(q.question, { budget: 5 })]);

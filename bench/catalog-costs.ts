@@ -10,7 +10,8 @@
  *   synthesis row through Prisma's `createMany` against the raw driver's INSERT, the row as the
  *   server writes it (with its token), alone and four to a statement (rows removed after);
  * - the engine pool alone (no HTTP) on the demo questions, after the warm-up `graft serve` gives
- *   it: ms per task one at a time, tasks/s at 50 in flight.
+ *   it: ms per task one at a time, tasks/s at 50 in flight. The pool is made as `graft serve`
+ *   makes it, from GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE and GRAFT_ENGINE_WARMUP_MS.
  *
  *   npx tsx bench/catalog-costs.ts [--home DIR] [--reps 200]
  */
@@ -51,7 +52,13 @@ if ((await db.prisma.lakeTable.count()) === 0) {
 }
 const questions = (JSON.parse(readFileSync(DEMO_LAKE_GOLD, 'utf8')) as { questions: { question: string }[] }).questions.slice(0, 5).map((q) => q.question);
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));
-const pool = new EnginePool(db, embedderConfigFromEnv(process.env));
+// The pool as `graft serve` makes it: GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE, GRAFT_ENGINE_WARMUP_MS.
+const pool = EnginePool.fromEnv(db, process.env);
+if (!pool) {
+  console.error('GRAFT_ENGINE_WORKERS=0 runs the engine in-process: this bench measures the pool');
+  await db.close();
+  process.exit(2);
+}
 const token = await createApiToken(db, { name: `catalog-costs-${Date.now()}`, grants: ['*'] });
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 const rows: string[][] = [];
@@ -112,6 +119,7 @@ try {
   const ask = (i: number) => pool.synthesize(questions[i % questions.length], { budget: 10 });
   // Warmed up as `graft serve` warms its pool (GRAFT_ENGINE_WARMUP_MS; 0: cold workers).
   const warmup = await pool.warmUp();
+  rows.push(['engine pool threads', String(pool.threads)]);
   rows.push(['engine pool warm-up (questions from the catalog names / ms)', `${warmup.questions} / ${warmup.ms}`]);
   rows.push(['engine pool, one task at a time (ms per task)', String(await time(ask))]);
   const t = performance.now();

@@ -7,6 +7,7 @@ import { BadInputError, NotFoundError } from '../util/errors.js';
 import { runSynthesis } from './pipeline.js';
 import { createSnapshotCache } from './snapshotCache.js';
 import { explainSet } from './stages/explain.js';
+import { MAX_BEAM, MAX_BUDGET } from './limits.js';
 import { extractStage } from './stages/extract.js';
 import { modelStage } from './stages/model.js';
 import { createValueModels } from './valueModels.js';
@@ -14,8 +15,7 @@ import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, Table
 
 export { buildFusionInput, summarisePlan } from './stages/fuse.js';
 
-export const MAX_BUDGET = 100;
-export const MAX_BEAM = 64;
+export { MAX_BEAM, MAX_BUDGET } from './limits.js';
 
 /**
  * The engine `createEngine` builds: questions in, intent graphs, syntheses and explanations out,
@@ -123,6 +123,9 @@ export function createEngine(db: CatalogDatabase | null, embedder: Embedder, opt
       }
       if (!Number.isInteger(beamWidth) || beamWidth < 1 || beamWidth > MAX_BEAM) {
         throw new BadInputError(`beamWidth must be an integer in 1..${MAX_BEAM} (got ${beamWidth})`, { field: 'beamWidth' });
+      }
+      if (opts.preview !== undefined && !(Number.isInteger(opts.preview) && opts.preview >= 0)) {
+        throw new BadInputError(`preview must be an integer >= 0 (got ${opts.preview})`, { field: 'preview' });
       }
       const minConfidence = opts.minAlternateConfidence;
       if (minConfidence !== undefined && !(Number.isFinite(minConfidence) && minConfidence >= 0 && minConfidence <= 1)) {

@@ -54,6 +54,7 @@ describe('engine pool on the demo lake', () => {
     expect(err).toBeInstanceOf(Error);
     expect(err).toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'budget' } });
     expect(err).not.toBeInstanceOf(BadInputError); // rebuilt as a GraftError with the same code
+    await expect(pool.synthesize('orders', { budget: 10, preview: -1 })).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'preview' } });
     const q = demo.gold.questions[0];
     const none = await pool.synthesize(q.question, { budget: 10, allowTable: () => false });
     expect(none.tables).toEqual([]);

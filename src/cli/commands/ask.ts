@@ -1,9 +1,11 @@
 import { emitSynthesisLineage, lineageFromEnv } from '../../api/lineage.js';
 import type { Command } from 'commander';
 import type { SynthesisResult } from '../../engine/index.js';
+import type { IntentGraph } from '../../intent/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { withContext } from '../context.js';
+import { MAX_BEAM, MAX_BUDGET } from '../../engine/limits.js';
 import { intOption, numberOption } from '../options.js';
 import { printTable } from '../table.js';
 import { printEnrichment } from './enrich.js';
@@ -26,12 +28,12 @@ export function registerAskCommand(program: Command): void {
     .command('ask')
     .description('answer a question with a connected set of tables and the plan that fuses them')
     .argument('<question>', 'natural-language question')
-    .option('--budget <n>', 'most tables in the answer (L)', intOption('budget'), 10)
-    .option('--beam <n>', 'beam width (B)', intOption('beam'))
+    .option('--budget <n>', 'most tables in the answer (L)', intOption('budget', { min: 1, max: MAX_BUDGET }), 10)
+    .option('--beam <n>', 'beam width (B)', intOption('beam', { min: 1, max: MAX_BEAM }))
     .option('--min-alternate-confidence <p>', 'keep an alternate only when the confidence that the question needs it is at least p (0..1; 0 fills the budget)', numberOption('min-alternate-confidence', { min: 0, max: 1 }))
     .option('--intent <source>', 'offline | llm | file:<intent-graph.json>', 'offline')
     .option('--json', 'print the whole result as JSON')
-    .option('--preview <n>', 'run the fused SQL and show its first N rows', intOption('preview'))
+    .option('--preview <n>', 'run the fused SQL and show its first N rows', intOption('preview', { min: 0 }))
     .option('--explain', 'print the IGMS score decomposition')
     .option('--value <name>', 'value function: heuristic | learned (default: learned when a model matches the lake)')
     .option('--exact', 'GRAFT-Exact: enumerate the capped candidate region instead of beam search')
@@ -59,9 +61,9 @@ export function registerAskCommand(program: Command): void {
         }
         let intent;
         let extractor: 'offline' | 'llm' = 'offline';
-        if (flags.intent.startsWith('file:')) intent = parseIntentGraph(await readFile(flags.intent.slice(5), 'utf8'));
+        if (flags.intent.startsWith('file:')) intent = await readIntentFile(flags.intent.slice(5), parseIntentGraph);
         else if (flags.intent === 'llm' || flags.intent === 'offline') extractor = flags.intent;
-        else throw new BadInputError(`--intent must be offline, llm or file:<path> (got "${flags.intent}")`);
+        else throw new BadInputError(`--intent must be offline, llm or file:<path> (got "${flags.intent}")`, { field: '--intent' });
         const startedAt = new Date();
         const result = await engine.synthesize(question, {
           budget: flags.budget,
@@ -94,6 +96,24 @@ export function registerAskCommand(program: Command): void {
         }
       }, { bufferPool: 'small' });
     });
+}
+
+/** The intent graph in `--intent file:<path>`, or a BadInputError naming the flag and the file. */
+async function readIntentFile(file: string, parse: (text: string) => IntentGraph): Promise<IntentGraph> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : (err as Error).message;
+    throw new BadInputError(`--intent file:${file}: cannot read it (${why})`, { field: '--intent', file });
+  }
+  try {
+    return parse(text);
+  } catch (err) {
+    if (err instanceof BadInputError) throw new BadInputError(`--intent file:${file}: ${err.message}`, { ...err.details, field: '--intent', file });
+    throw err;
+  }
 }
 
 function printResult(r: SynthesisResult): void {

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { BASELINE_METHODS, DEFAULT_BUDGETS, DEFAULT_SEED, ENRICH_METHODS } from '../../bench/defaults.js';
 import type { BenchResults } from '../../bench/run.js';
 import { BadInputError } from '../../util/errors.js';
+import { MAX_BUDGET } from '../../engine/limits.js';
 import { intListOption, intOption, numberOption } from '../options.js';
 
 /** The summary a terminal reader wants: one line per method x budget. */
@@ -64,7 +65,7 @@ export function registerBenchCommands(program: Command): void {
     .requiredOption('--lake <dir>', 'a lake built by `graft bench build`')
     .option('--questions <file>', 'questions JSON (gold derived from it and the lake manifest)')
     .option('--gold <file>', 'gold.json (default <lake>/gold.json)')
-    .option('--budgets <list>', 'table budgets L', intListOption('budgets', { min: 1 }), DEFAULT_BUDGETS)
+    .option('--budgets <list>', 'table budgets L', intListOption('budgets', { min: 1, max: MAX_BUDGET }), DEFAULT_BUDGETS)
     .option('--methods <list>', `methods (known: ${BASELINE_METHODS.join(', ')} + registered ones)`, (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean), [...BASELINE_METHODS])
     .option('--intent <spec>', 'offline | decomp:<file> | llm (passed to methods, recorded with each row)', 'offline')
     .option('--limit <n>', 'only the first N questions (smoke run)', intOption('limit', { min: 1 }))
@@ -131,7 +132,7 @@ export function registerBenchCommands(program: Command): void {
     .option('--spider <dir>', 'the Spider bench lake whose tables are the distractors (npm run bench:build:spider)', 'lakes/spider')
     .option('--build', 'build the enrichment lake first when it is missing or was built with another seed')
     .option('--seed <n>', 'random seed of the cut (with --build)', intOption('seed', { min: 0 }), DEFAULT_SEED)
-    .option('--budgets <list>', 'table budgets L', intListOption('budgets', { min: 1 }), DEFAULT_BUDGETS)
+    .option('--budgets <list>', 'table budgets L', intListOption('budgets', { min: 1, max: MAX_BUDGET }), DEFAULT_BUDGETS)
     .option('--methods <list>', `methods (${ENRICH_METHODS.join(', ')})`, (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean), ENRICH_METHODS)
     .option('--datasets <list>', 'only these datasets (smoke runs; docs untouched unless --markdown)', (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean))
     .option('--out <file>', 'results JSON (default docs/bench/enrich.json for full runs, bench/out/enrich-<time>.json otherwise)')

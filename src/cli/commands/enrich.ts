@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { EnrichResult } from '../../enrich/index.js';
+import { MAX_BUDGET } from '../../engine/limits.js';
 import { withContext } from '../context.js';
 import { intOption } from '../options.js';
 import { printTable } from '../table.js';
@@ -19,9 +20,9 @@ export function registerEnrichCommand(program: Command): void {
     .description('find the lake tables that add rows (unions) or attributes (key joins) to a base table for predicting its target')
     .argument('<table>', 'base table: catalog id, or name when only one table has it')
     .requiredOption('--target <column>', 'the prediction target (a column of the base table)')
-    .option('--budget <n>', 'most tables added (L)', intOption('budget'), 10)
+    .option('--budget <n>', 'most tables added (L)', intOption('budget', { min: 0, max: MAX_BUDGET }), 10)
     .option('--features <names>', 'comma-separated feature columns to keep (default: all; a leaking column is kept only when named)')
-    .option('--preview <n>', 'run the enriched SQL and show its first N rows', intOption('preview'))
+    .option('--preview <n>', 'run the enriched SQL and show its first N rows', intOption('preview', { min: 0 }))
     .option('--explain', 'print the IGMS score decomposition')
     .option('--json', 'print the whole result as JSON')
     .action(async (table: string, flags: EnrichFlags) => {

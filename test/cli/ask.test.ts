@@ -1,24 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-
-/** The real CLI in a child process, on its own (empty) embedded catalog. */
-async function graft(home: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      env: { ...process.env, GRAFT_HOME: home, GRAFT_DB_DIR: path.join(home, 'db'), DATABASE_URL: '' },
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+import { runGraft } from '../support/cli.js';
 
 describe('graft ask refuses bad input by the flag and the file', () => {
   let home: string;
@@ -38,7 +22,7 @@ describe('graft ask refuses bad input by the flag and the file', () => {
       [['--preview', '-1'], /--preview must be an integer >= 0 \(got "-1"\)/],
     ];
     for (const [flags, message] of cases) {
-      const r = await graft(home, 'ask', 'orders', ...flags);
+      const r = await runGraft(home, ['ask', 'orders', ...flags]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(message);
     }
@@ -57,7 +41,7 @@ describe('graft ask refuses bad input by the flag and the file', () => {
       [wrongShape, /--intent file:\S+wrong-shape\.json: invalid intent graph: trees/],
     ];
     for (const [file, message] of cases) {
-      const r = await graft(home, 'ask', 'orders', '--intent', `file:${file}`);
+      const r = await runGraft(home, ['ask', 'orders', '--intent', `file:${file}`]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace

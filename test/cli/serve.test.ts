@@ -62,6 +62,12 @@ describe('graft serve: engine warm-up', () => {
     expect(log).toMatch(/graft serve: engine workers warmed up on [1-9]\d* questions from the catalog's names in \d+ ms/);
   });
 
+  it('loads the word lists of the in-process engine before it listens (GRAFT_ENGINE_WORKERS=0)', { timeout: 120_000 }, async () => {
+    const log = await serveLog({ GRAFT_ENGINE_WORKERS: '0' }, (l) => /\/graphql/.test(l), 90_000);
+    expect(log).toMatch(/graft serve: engine in-process \(GRAFT_ENGINE_WORKERS=0\)/);
+    expect(log).toMatch(/graft serve: engine word lists loaded in \d+ ms\n[\s\S]*graft serve: http:\/\/\S+\/graphql/);
+  });
+
   it('does not warm up with GRAFT_ENGINE_WARMUP_MS=0', { timeout: 120_000 }, async () => {
     // A warm-up is announced right after the listening line: a second after it is enough.
     const log = await serveLog({ GRAFT_ENGINE_WARMUP_MS: '0' }, (l) => /\/graphql/.test(l), 90_000, 1000);

@@ -3,10 +3,10 @@ import type { LakeSnapshot, SnapshotTable } from '../search/index.js';
 
 /**
  * Questions made from a catalog's own names, for warming an engine worker up (`EnginePool.warmUp`).
- * A fresh worker loads its modules and word lists before its first task, and V8 compiles the engine's
- * hot paths only while it runs them (src/engine README, "Warm-up": the pool alone answered the
- * demo questions 1.6 times faster one at a time and 3 times faster at 50 in flight once warmed
- * up). What the questions ask does not matter, only that they run the same stages as real ones
+ * A fresh worker loads its modules and word lists before its first task, and V8 compiles the
+ * engine's hot paths only while it runs them (src/engine README, "Warm-up": the pool alone
+ * answered the demo questions 1.6 times faster one at a time and 3 times faster at 50 in flight
+ * once warmed up). What the questions ask does not matter, only that they run the same stages as real ones
  * (recall, extraction, candidates, beam search, fusion), so they name tables, their columns and a
  * joined table, cycling through the catalog. `offset` is the position in that one sequence, so
  * lanes that take consecutive offsets never repeat one another.

@@ -1,11 +1,11 @@
 import { emitSynthesisLineage, lineageFromEnv } from '../../api/lineage.js';
 import type { Command } from 'commander';
 import type { SynthesisResult } from '../../engine/index.js';
+import { MAX_BEAM, MAX_BUDGET } from '../../engine/limits.js';
 import type { IntentGraph } from '../../intent/index.js';
 import { BadInputError } from '../../util/errors.js';
 import { valueConfigFromEnv } from '../../value/config.js';
 import { withContext } from '../context.js';
-import { MAX_BEAM, MAX_BUDGET } from '../../engine/limits.js';
 import { intOption, numberOption } from '../options.js';
 import { printTable } from '../table.js';
 import { printEnrichment } from './enrich.js';

@@ -4,8 +4,8 @@ import type { Command } from 'commander';
 // the command that runs, so `graft --help` stays fast.
 import { BASELINE_METHODS, DEFAULT_BUDGETS, DEFAULT_SEED, ENRICH_METHODS } from '../../bench/defaults.js';
 import type { BenchResults } from '../../bench/run.js';
-import { BadInputError } from '../../util/errors.js';
 import { MAX_BUDGET } from '../../engine/limits.js';
+import { BadInputError } from '../../util/errors.js';
 import { intListOption, intOption, numberOption } from '../options.js';
 
 /** The summary a terminal reader wants: one line per method x budget. */

@@ -45,8 +45,15 @@ export type EngineTaskResult = { ok: unknown } | { error: { code: string; messag
 
 const embedder = createEmbedder((workerData as EngineWorkerData).embedder);
 // Before piscina's first task (see languageResources.ts): a fresh worker, at start-up or replacing
-// one killed by a cancelled call, is given no task until this module has run.
-loadLanguageResources();
+// one killed by a cancelled call, is given no task until this module has run. A list that cannot
+// load (GRAFT_WORD_VECTORS naming no file) must not stop the worker from starting: piscina would
+// report a failed import of this module instead, and the pool would keep no worker. Each task then
+// meets the error itself and answers with it, as before.
+try {
+  loadLanguageResources();
+} catch {
+  // reported by the tasks
+}
 let current: { generation: number; engine: Engine } | null = null;
 
 function engineFor(task: TaskBase): Engine {

@@ -90,6 +90,24 @@ describe('engine pool on the demo lake', () => {
     }
   });
 
+  it('answers each call with the error of a word list that cannot load, and keeps its worker', async () => {
+    // Workers copy the environment when they start: set only while the pool makes its worker.
+    process.env.GRAFT_WORD_VECTORS = path.join(os.tmpdir(), 'graft-no-such-word-vectors.bin');
+    let broken: EnginePool;
+    try {
+      broken = new EnginePool(demo.db, embedderConfigFromEnv({}), { threads: 1, warmupMs: 0 });
+    } finally {
+      delete process.env.GRAFT_WORD_VECTORS;
+    }
+    try {
+      const q = demo.gold.questions[0];
+      for (let i = 0; i < 2; i++) await expect(broken.synthesize(q.question, { budget: 10 })).rejects.toThrow(/GRAFT_WORD_VECTORS: no file at/);
+      expect((await broken.workerStatus()).languageResources).toMatchObject({ lemmatiser: true, wordVectors: false });
+    } finally {
+      await broken.close();
+    }
+  });
+
   it.runIf(process.platform === 'linux')('runs its workers below the priority of the thread that made it', async () => {
     const q = demo.gold.questions[0];
     await Promise.all([pool.synthesize(q.question, { budget: 5 }), pool.synthesize(q.question, { budget: 5 })]);

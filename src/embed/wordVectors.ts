@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { BadInputError } from '../util/errors.js';
 
 /**
  * General-purpose English word vectors, for paraphrases no weights-free matcher sees
@@ -161,7 +162,7 @@ export function defaultWordVectorsLoaded(): boolean {
 function loadWordVectors(setting: string | undefined): WordVectors | undefined {
   if (setting === 'off') return undefined;
   if (setting) {
-    if (!existsSync(setting)) throw new Error(`GRAFT_WORD_VECTORS: no file at ${setting} (a compact word vector file, or 'off')`);
+    if (!existsSync(setting)) throw new BadInputError(`GRAFT_WORD_VECTORS: no file at ${setting} (a compact word vector file, or 'off')`, { field: 'GRAFT_WORD_VECTORS' });
     return WordVectors.fromBuffer(readFileSync(setting), setting);
   }
   let path = compactWordVectorPath();

@@ -23,8 +23,8 @@ export type EngineTask =
   | ({ kind: 'intentGraph'; question: string; opts: { extractor?: 'offline' | 'llm' } } & TaskBase)
   /** Answer `count` questions made from the catalog's names (`warmupQuestions` from `offset`), results dropped; ok: how many. */
   | ({ kind: 'warmup'; count: number; offset: number } & TaskBase)
-  /** What the worker has loaded (`EngineWorkerStatus`), before this task touches anything. */
-  | ({ kind: 'status' } & TaskBase);
+  /** What the worker has loaded (`EngineWorkerStatus`); needs no snapshot and loads none. */
+  | { kind: 'status' };
 
 export interface EngineWorkerStatus {
   threadId: number;

@@ -184,9 +184,10 @@ export class EnginePool {
     return r.ok;
   }
 
-  /** What the worker that takes this call has loaded (diagnostics; it runs no engine code). */
+  /** What the worker that takes this call has loaded (diagnostics: no snapshot is loaded or sent, no engine code runs). */
   async workerStatus(): Promise<EngineWorkerStatus> {
-    return (await this.run({ kind: 'status' }, undefined)) as EngineWorkerStatus;
+    // The worker answers a status from its module state, never with an error.
+    return ((await this.pool.run({ kind: 'status' } satisfies EngineTask)) as { ok: EngineWorkerStatus }).ok;
   }
 
   async synthesize(question: string, opts: AskOptions = {}): Promise<SynthesisResult> {

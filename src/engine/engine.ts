@@ -4,18 +4,16 @@ import { parseIntentGraph, type IntentAtom, type IntentGraph } from '../intent/i
 import { checkpoint, DEFAULT_SEARCH_OPTIONS, LakeSnapshot, SynthesisModel, type ValueFunction } from '../search/index.js';
 import type { ValueModelRecord } from '../catalog/index.js';
 import { BadInputError, NotFoundError } from '../util/errors.js';
+import { MAX_BEAM, MAX_BUDGET } from './limits.js';
 import { runSynthesis } from './pipeline.js';
 import { createSnapshotCache } from './snapshotCache.js';
 import { explainSet } from './stages/explain.js';
-import { MAX_BEAM, MAX_BUDGET } from './limits.js';
 import { extractStage } from './stages/extract.js';
 import { modelStage } from './stages/model.js';
 import { createValueModels } from './valueModels.js';
 import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from './types.js';
 
 export { buildFusionInput, summarisePlan } from './stages/fuse.js';
-
-export { MAX_BEAM, MAX_BUDGET } from './limits.js';
 
 /**
  * The engine `createEngine` builds: questions in, intent graphs, syntheses and explanations out,

@@ -1,6 +1,7 @@
-export { createEngine, buildFusionInput, summarisePlan, MAX_BEAM, MAX_BUDGET, type Engine, type EngineOptions, type ValueModelStatus } from './engine.js';
+export { createEngine, buildFusionInput, summarisePlan, type Engine, type EngineOptions, type ValueModelStatus } from './engine.js';
+export { MAX_BEAM, MAX_BUDGET } from './limits.js';
 export type * from './types.js';
 export type { FusionPlanSummary } from './fusionSummary.js';
 export { DEFAULT_ENGINE_NICE, DEFAULT_ENGINE_WARMUP_MS, EnginePool, enginePoolSettingsFromEnv, type EnginePoolOptions } from './pool.js';
-export { languageResourcesLoaded, loadLanguageResources } from './languageResources.js';
+export { loadLanguageResources } from './languageResources.js';
 export { warmupQuestions } from './warmup.js';

@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO_LAKE_GOLD } from '../scripts/build-demo-lake.js';
 import { graftHome, openCatalog } from '../src/catalog/index.js';
+import { intOption } from '../src/cli/options.js';
 import { embedderConfigFromEnv } from '../src/embed/index.js';
 import { EnginePool } from '../src/engine/index.js';
 
@@ -24,9 +25,10 @@ const opt = (name: string, fallback: string) => {
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
 };
 const home = path.resolve(opt('home', graftHome()));
-const threads = Number(opt('threads', '2'));
-const rounds = Number(opt('rounds', '4'));
-const idleMs = Number(opt('idle-ms', '0'));
+// Checked as the CLI checks its flags: `--threads x` is refused by name, not read as NaN.
+const threads = intOption('threads', { min: 1, max: 256 })(opt('threads', '2'));
+const rounds = intOption('rounds', { min: 1 })(opt('rounds', '4'));
+const idleMs = intOption('idle-ms', { min: 0 })(opt('idle-ms', '0'));
 
 const db = await openCatalog({ dataDir: path.join(home, 'db') });
 const pool = new EnginePool(db, embedderConfigFromEnv(process.env), { threads, warmupMs: 0 });

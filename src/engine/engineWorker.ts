@@ -1,7 +1,7 @@
 import { threadId, workerData } from 'node:worker_threads';
 import { createEmbedder, type EmbedderConfig } from '../embed/index.js';
 import type { IntentGraph } from '../intent/index.js';
-import { GraftError } from '../util/errors.js';
+import { ErrorCode, GraftError } from '../util/errors.js';
 import { createEngine, type Engine } from './engine.js';
 import { languageResourcesLoaded, loadLanguageResources } from './languageResources.js';
 import { decodeSnapshot } from './snapshotTransfer.js';
@@ -31,6 +31,8 @@ export interface EngineWorkerStatus {
   /** The catalog generation whose snapshot the worker holds (null: none yet). */
   generation: number | null;
   languageResources: ReturnType<typeof languageResourcesLoaded>;
+  /** Why the word lists failed to load when the worker started (null: they loaded). */
+  languageResourcesError: TaskError | null;
 }
 
 interface TaskBase {
@@ -41,18 +43,30 @@ interface TaskBase {
 }
 
 /** A GraftError does not survive structured cloning as itself: it travels as its fields. */
-export type EngineTaskResult = { ok: unknown } | { error: { code: string; message: string; details: Record<string, unknown>; name: string } };
+export interface TaskError {
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+  name: string;
+}
+export type EngineTaskResult = { ok: unknown } | { error: TaskError };
+
+function taskError(err: GraftError): TaskError {
+  return { code: err.code, message: err.message, details: err.details, name: err.name };
+}
 
 const embedder = createEmbedder((workerData as EngineWorkerData).embedder);
 // Before piscina's first task (see languageResources.ts): a fresh worker, at start-up or replacing
 // one killed by a cancelled call, is given no task until this module has run. A list that cannot
 // load (GRAFT_WORD_VECTORS naming no file) must not stop the worker from starting: piscina would
 // report a failed import of this module instead, and the pool would keep no worker. Each task then
-// meets the error itself and answers with it, as before.
+// meets the error itself and answers with it; a status task reports it (`EnginePool.checkWordLists`,
+// which `graft serve` runs before it listens).
+let languageResourcesError: TaskError | null = null;
 try {
   loadLanguageResources();
-} catch {
-  // reported by the tasks
+} catch (err) {
+  languageResourcesError = taskError(err instanceof GraftError ? err : new GraftError(ErrorCode.INTERNAL, err instanceof Error ? err.message : String(err)));
 }
 let current: { generation: number; engine: Engine } | null = null;
 
@@ -66,7 +80,7 @@ function engineFor(task: TaskBase): Engine {
 
 export default async function runEngineTask(task: EngineTask): Promise<EngineTaskResult> {
   if (task.kind === 'status') {
-    const status: EngineWorkerStatus = { threadId, generation: current?.generation ?? null, languageResources: languageResourcesLoaded() };
+    const status: EngineWorkerStatus = { threadId, generation: current?.generation ?? null, languageResources: languageResourcesLoaded(), languageResourcesError };
     return { ok: status };
   }
   const engine = engineFor(task);
@@ -83,7 +97,7 @@ export default async function runEngineTask(task: EngineTask): Promise<EngineTas
     if (task.kind === 'warmup') return { ok: await warmUp(engine, task.count, task.offset) };
     return { ok: await engine.intentGraph(task.question, { ...task.opts, allowTable }) };
   } catch (err) {
-    if (err instanceof GraftError) return { error: { code: err.code, message: err.message, details: err.details, name: err.name } };
+    if (err instanceof GraftError) return { error: taskError(err) };
     throw err;
   }
 }

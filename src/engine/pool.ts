@@ -190,6 +190,16 @@ export class EnginePool {
     return ((await this.pool.run({ kind: 'status' } satisfies EngineTask)) as { ok: EngineWorkerStatus }).ok;
   }
 
+  /**
+   * Throws the error a worker met loading its word lists (GRAFT_WORD_VECTORS naming no file, a
+   * corrupt file), so a server can stop at start with it instead of failing every question.
+   * Every worker reads the same environment and files: one worker's answer stands for all.
+   */
+  async checkWordLists(): Promise<void> {
+    const failed = (await this.workerStatus()).languageResourcesError;
+    if (failed) throw new GraftError(failed.code as ErrorCode, failed.message, failed.details);
+  }
+
   async synthesize(question: string, opts: AskOptions = {}): Promise<SynthesisResult> {
     const { allowTable, signal, ...rest } = opts;
     return (await this.run({ kind: 'synthesize', question, opts: rest }, allowTable, signal)) as SynthesisResult;

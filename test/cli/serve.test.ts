@@ -9,10 +9,11 @@ import { ingestLake } from '../../src/ingest/index.js';
 import { makeDemoLake } from '../support/demoLake.js';
 
 /**
- * `graft serve` warms its engine workers up in the background once it listens
- * (GRAFT_ENGINE_WARMUP_MS), and says so; with GRAFT_ENGINE_WARMUP_MS=0 it does not.
+ * How `graft serve` starts its engine: it warms its workers up in the background once it listens
+ * (GRAFT_ENGINE_WARMUP_MS), and says so (with GRAFT_ENGINE_WARMUP_MS=0 it does not); the word
+ * lists are loaded, or their error stops the server, before it listens.
  */
-describe('graft serve: engine warm-up', () => {
+describe('graft serve: engine start-up', () => {
   let tmp: string;
   let lake: string;
   beforeAll(async () => {
@@ -29,31 +30,39 @@ describe('graft serve: engine warm-up', () => {
 
   /**
    * Runs `graft serve` until `done` says its stderr is complete (or `waitMs` passes, or it exits),
-   * reads `graceMs` more of it, then stops it.
+   * reads `graceMs` more of it, then stops it. `exitCode`: the code it exited with by itself
+   * (null: it was still running and was stopped).
    */
-  async function serveLog(env: Record<string, string>, done: (log: string) => boolean, waitMs: number, graceMs = 0): Promise<string> {
-    const serve = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0'], {
+  async function serve(env: Record<string, string>, done: (log: string) => boolean, waitMs: number, graceMs = 0): Promise<{ log: string; exitCode: number | null }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0'], {
       env: { ...process.env, GRAFT_DB_DIR: path.join(tmp, 'db'), GRAFT_VALUE_MODEL: 'off', GRAFT_ENGINE_WORKERS: '1', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    const exited = new Promise<void>((resolve) => serve.on('exit', () => resolve()));
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    let exitCode: number | null = null;
+    let stopping = false;
+    child.on('exit', (code) => {
+      if (!stopping) exitCode = code;
+    });
     let log = '';
     try {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, waitMs);
-        serve.stderr.on('data', (d) => {
+        child.stderr.on('data', (d) => {
           log += d;
           if (done(log)) (clearTimeout(timer), resolve());
         });
-        serve.on('exit', () => (clearTimeout(timer), resolve()));
+        child.on('exit', () => (clearTimeout(timer), resolve()));
       });
       await new Promise((resolve) => setTimeout(resolve, graceMs));
     } finally {
-      serve.kill('SIGTERM');
+      stopping = true;
+      child.kill('SIGTERM');
       await exited;
     }
-    return log;
+    return { log, exitCode };
   }
+  const serveLog = async (...args: Parameters<typeof serve>) => (await serve(...args)).log;
 
   it('warms the workers up on the catalog names and logs it', { timeout: 120_000 }, async () => {
     const log = await serveLog({ GRAFT_ENGINE_WARMUP_MS: '1000' }, (l) => /warmed up/.test(l), 90_000);
@@ -66,6 +75,14 @@ describe('graft serve: engine warm-up', () => {
     const log = await serveLog({ GRAFT_ENGINE_WORKERS: '0' }, (l) => /\/graphql/.test(l), 90_000);
     expect(log).toMatch(/graft serve: engine in-process \(GRAFT_ENGINE_WORKERS=0\)/);
     expect(log).toMatch(/graft serve: engine word lists loaded in \d+ ms\n[\s\S]*graft serve: http:\/\/\S+\/graphql/);
+  });
+
+  it('stops at start with the error of a word list its workers cannot load', { timeout: 120_000 }, async () => {
+    const missing = path.join(tmp, 'no-such-word-vectors.bin');
+    const { log, exitCode } = await serve({ GRAFT_WORD_VECTORS: missing }, () => false, 90_000);
+    expect(exitCode).toBe(1);
+    expect(log).toContain(`GRAFT_WORD_VECTORS: no file at ${missing}`);
+    expect(log).not.toMatch(/\/graphql/);
   });
 
   it('does not warm up with GRAFT_ENGINE_WARMUP_MS=0', { timeout: 120_000 }, async () => {

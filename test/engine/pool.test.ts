@@ -90,7 +90,7 @@ describe('engine pool on the demo lake', () => {
     }
   });
 
-  it('answers each call with the error of a word list that cannot load, and keeps its worker', async () => {
+  it('answers each call with the error of a word list that cannot load, keeps its worker, and reports the error when asked', async () => {
     // Workers copy the environment when they start: set only while the pool makes its worker.
     process.env.GRAFT_WORD_VECTORS = path.join(os.tmpdir(), 'graft-no-such-word-vectors.bin');
     let broken: EnginePool;
@@ -105,6 +105,9 @@ describe('engine pool on the demo lake', () => {
         await expect(broken.synthesize(q.question, { budget: 10 })).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'GRAFT_WORD_VECTORS' }, message: expect.stringMatching(/GRAFT_WORD_VECTORS: no file at/) });
       }
       expect((await broken.workerStatus()).languageResources).toMatchObject({ lemmatiser: true, wordVectors: false });
+      // What `graft serve` checks before it listens.
+      await expect(broken.checkWordLists()).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'GRAFT_WORD_VECTORS' } });
+      await expect(pool.checkWordLists()).resolves.toBeUndefined();
     } finally {
       await broken.close();
     }

@@ -25,6 +25,8 @@ export function registerServeCommand(program: Command): void {
         import('../../enrich/index.js'),
       ]);
       const ctx = await openContext();
+      // Closed when the start fails: its worker threads would keep the process alive.
+      let startedPool: InstanceType<typeof EnginePool> | null = null;
       try {
         const value = valueConfigFromEnv(process.env);
         const local = createEngine(ctx.db, ctx.embedder, { valueModel: value.valueModel, valueProvider: value.provider, loadValueModel: async (db, o) => (await import('../../value/loader.js')).loadLearnedValueFunction(db, o), log: (m) => process.stderr.write(`graft serve: ${m}\n`) });
@@ -33,6 +35,9 @@ export function registerServeCommand(program: Command): void {
         // Engine calls run on a worker pool (off the event loop) unless GRAFT_ENGINE_WORKERS=0;
         // the pool's workers score with the heuristic, so a learned value model keeps the engine in-process.
         const pool = status.model ? null : EnginePool.fromEnv(ctx.db, process.env);
+        startedPool = pool;
+        // A word list the workers cannot load would fail every question: stop now, with its error.
+        await pool?.checkWordLists();
         // Enrichment reads the snapshot and models in-process, so it stays on the local engine;
         // a catalog change must reach both caches.
         const enriching = withEnrichment(local);
@@ -90,6 +95,7 @@ export function registerServeCommand(program: Command): void {
           );
         }
       } catch (err) {
+        await startedPool?.close();
         await ctx.close();
         throw err;
       }

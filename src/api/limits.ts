@@ -21,9 +21,9 @@ import { ErrorCode } from '../util/errors.js';
  * - depth: the deepest nesting of fields (fragments followed; `__schema` / `__type` subtrees
  *   not counted, introspection is governed by its own switch);
  * - complexity (graphql-query-complexity): every field costs 1 plus its children; a field with
- *   a `first` argument (connections, searchColumns) costs `first` x its children; an unpaged
- *   list of objects costs LIST_MULTIPLIER x its children; engine calls carry a surcharge that
- *   grows with the work they ask for (`engineCost`);
+ *   a `first` argument (connections, searchColumns) costs `first` (at most `maxFirst`) x its
+ *   children; an unpaged list of objects costs LIST_MULTIPLIER x its children; engine calls carry
+ *   a surcharge that grows with the work they ask for (`engineCost`);
  * - engine fields: at most `maxEngineFields` engine root fields (aliases counted) per operation,
  *   since each runs a search the complexity of its selection says nothing about.
  *   `__schema` / `__type` subtrees cost nothing (see costEstimator), so the standard
@@ -117,8 +117,12 @@ export function queryDepth(document: DocumentNode, operationName?: string | null
 /** The meta fields that open an introspection subtree (everything below them is schema, not data). */
 const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
 
-/** Cost model described above; `defaultFirst` prices a paged field called without `first`. */
-export function costEstimator(defaultFirst: number): ComplexityEstimator {
+/**
+ * Cost model described above; `defaultFirst` prices a paged field called without `first`. A
+ * `first` above `maxFirst` is priced at `maxFirst`: the resolver refuses it by name ("first must
+ * be at most 500"), which tells the caller more than a complexity figure would.
+ */
+export function costEstimator(defaultFirst: number, maxFirst: number): ComplexityEstimator {
   return ({ type, field, args, childComplexity }) => {
   // Introspection reads the schema, not the catalog: its size is bounded by the schema and its
   // nesting by graphql-js's MaxIntrospectionDepthRule (part of the rules Apollo validates with).
@@ -128,7 +132,7 @@ export function costEstimator(defaultFirst: number): ComplexityEstimator {
   const surcharge = type.name === 'Query' || type.name === 'Mutation' ? engineCost(field.name, args) : 0;
   const paged = field.args.some((a) => a.name === 'first');
   if (paged) {
-    const first = typeof args.first === 'number' && args.first >= 0 ? args.first : defaultFirst;
+    const first = typeof args.first === 'number' && args.first >= 0 ? Math.min(args.first, maxFirst) : defaultFirst;
     return 1 + surcharge + first * Math.max(1, childComplexity);
   }
   const t = getNullableType(field.type);
@@ -168,14 +172,14 @@ export function measureComplexity(
   document: DocumentNode,
   variables: Record<string, unknown> | undefined,
   operationName: string | null | undefined,
-  defaultFirst: number,
+  pages: { defaultFirst: number; maxFirst: number },
 ): number {
   return getComplexity({
     schema,
     query: document,
     variables,
     operationName: operationName ?? undefined,
-    estimators: [costEstimator(defaultFirst), simpleEstimator({ defaultComplexity: 1 })],
+    estimators: [costEstimator(pages.defaultFirst, pages.maxFirst), simpleEstimator({ defaultComplexity: 1 })],
   });
 }
 
@@ -228,7 +232,7 @@ export class OperationLimits {
 
   /** Cheapest checks first: a too deep or too engine-heavy operation is not costed at all. */
   private judge(document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | null | undefined): LimitViolation | null {
-    const { maxDepth, maxEngineFields, maxComplexity, defaultFirst } = this.limits;
+    const { maxDepth, maxEngineFields, maxComplexity, defaultFirst, maxFirst } = this.limits;
     const depth = queryDepth(document, operationName);
     if (depth > maxDepth) return { message: `query depth ${depth} exceeds the limit of ${maxDepth}`, limit: 'depth', max: maxDepth, actual: depth };
     const engineFields = engineFieldCount(document, operationName);
@@ -242,7 +246,7 @@ export class OperationLimits {
     }
     let complexity: number;
     try {
-      complexity = measureComplexity(this.schema, document, variables, operationName, defaultFirst);
+      complexity = measureComplexity(this.schema, document, variables, operationName, { defaultFirst, maxFirst });
     } catch (err) {
       // getComplexity throws on variables it cannot coerce; execution would reject them too.
       return { message: err instanceof Error ? err.message : String(err) };

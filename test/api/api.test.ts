@@ -438,6 +438,18 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
       expect(ok.errors).toBeUndefined();
     });
 
+    it('refuses a page larger than the most it serves by naming the argument, not by a complexity figure', async () => {
+      for (const [query, variables] of [
+        ['{ tables(first: 100000) { edges { node { id } } } }', undefined],
+        ['query($n: Int) { searchColumns(text: "player", first: $n) { column { id } } }', { n: 100000 }],
+      ] as const) {
+        const r = await api.gql(query, variables);
+        expect(r.status).toBe(200);
+        expect(r.data).toBeNull();
+        expect(r.errors?.[0]).toMatchObject({ message: 'first must be at most 500', extensions: { code: 'BAD_USER_INPUT', field: 'first' } });
+      }
+    });
+
     it('judges a repeated query again by its numbers, and quotes each caller its own bad value', async () => {
       const paged = 'query($n: Int, $q: String) { tables(first: $n, filter: { nameContains: $q }) { edges { node { columns { table { columns { name } } } } } } }';
       for (const n of [500, 5, 500, 5]) {

@@ -12,12 +12,15 @@ import { macroAverage, questionMetrics, type QuestionMetrics } from '../src/benc
 import type { BenchRow } from '../src/bench/run.js';
 import { markdownTable } from '../src/bench/markdown.js';
 import { readRunRows } from '../src/bench/runFile.js';
+import { intOption } from '../src/cli/options.js';
+import { MAX_BUDGET } from '../src/engine/limits.js';
 
 const [file, ...rest] = process.argv.slice(2);
 if (!file) throw new Error('usage: tsx bench/alternate-cuts.ts <results.json> [--method graft] [--budget 10]');
 const opt = (name: string, dflt: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : dflt);
 const method = opt('--method', 'graft');
-const budget = Number(opt('--budget', '10'));
+// Checked as the CLI checks its flags: `--budget x` (or a trailing `--budget`) is refused by name, not read as NaN.
+const budget = intOption('budget', { min: 1, max: MAX_BUDGET })(opt('--budget', '10') ?? '');
 
 const { rows } = readRunRows(file, method, budget);
 if (rows.some((r) => r.core === undefined)) throw new Error(`${file}: the rows of ${method} do not say how many tables are the core (field "core")`);

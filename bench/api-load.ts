@@ -34,6 +34,7 @@ import { createApiToken, createServer } from '../src/api/index.js';
 import { gitCommit, machineInfo } from '../src/bench/machine.js';
 import { markdownTable, replaceMarkedSection } from '../src/bench/markdown.js';
 import { catalogNotices, graftHome, openCatalog } from '../src/catalog/index.js';
+import { intOption } from '../src/cli/options.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
 import { createEngine, EnginePool } from '../src/engine/index.js';
 import { ingestLake } from '../src/ingest/index.js';
@@ -62,8 +63,9 @@ const opt = (name: string, fallback: string) => {
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
 };
 const home = path.resolve(opt('home', graftHome()));
-const durationS = Number(opt('duration', '60'));
-const connections = Number(opt('connections', '50'));
+// Checked as the CLI checks its flags: `--duration x` is refused by name, not read as NaN.
+const durationS = intOption('duration', { min: 1 })(opt('duration', '60'));
+const connections = intOption('connections', { min: 1 })(opt('connections', '50'));
 const only = opt('only', '');
 if (only && !['synthesize', 'catalog', 'healthz'].includes(only)) throw new Error(`--only: synthesize, catalog or healthz, not "${only}"`);
 // One load alone is not the benchmark the docs report.

@@ -23,6 +23,7 @@ import { pino } from 'pino';
 import { DEMO_LAKE_GOLD } from '../scripts/build-demo-lake.js';
 import { createApiToken, createServer } from '../src/api/index.js';
 import { graftHome, openCatalog } from '../src/catalog/index.js';
+import { intOption } from '../src/cli/options.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
 import { EnginePool } from '../src/engine/index.js';
 
@@ -32,7 +33,8 @@ const opt = (name: string, fallback: string) => {
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
 };
 const home = path.resolve(opt('home', graftHome()));
-const reps = Number(opt('reps', '200'));
+// Checked as the CLI checks its flags: `--reps x` is refused by name, not read as NaN.
+const reps = intOption('reps', { min: 1 })(opt('reps', '200'));
 
 // Every statement of this process, counted where Prisma and the raw driver both end up.
 let statements = 0;

@@ -9,12 +9,15 @@
 import { markdownTable } from '../src/bench/markdown.js';
 import type { BenchRow } from '../src/bench/run.js';
 import { readRunRows } from '../src/bench/runFile.js';
+import { intOption } from '../src/cli/options.js';
+import { MAX_BUDGET } from '../src/engine/limits.js';
 
 const [beforeFile, afterFile, ...rest] = process.argv.slice(2);
 if (!beforeFile || !afterFile) throw new Error('usage: tsx bench/compare-runs.ts <before.json> <after.json> [--method graft] [--budget 10]');
 const opt = (name: string, dflt: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : dflt);
 const method = opt('--method', 'graft');
-const budget = Number(opt('--budget', '10'));
+// Checked as the CLI checks its flags: `--budget x` (or a trailing `--budget`) is refused by name, not read as NaN.
+const budget = intOption('budget', { min: 1, max: MAX_BUDGET })(opt('--budget', '10') ?? '');
 
 const rowsOf = (file: string) => new Map(readRunRows(file, method, budget).rows.map((r) => [r.questionIndex, r]));
 const before = rowsOf(beforeFile);

@@ -13,11 +13,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readBenchManifest, uriStem } from '../src/bench/index.js';
 import { openCatalog, readJoinEdges, readReadyTables } from '../src/catalog/index.js';
+import { numberOption } from '../src/cli/options.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
 const lake = path.resolve(opt('--lake', 'lakes/spider'));
-const bin = Number(opt('--bin', '0.05'));
+// Checked as the CLI checks its flags: `--bin x` (or a trailing `--bin`) is refused by name, not read as NaN.
+const binArg = opt('--bin', '0.05') ?? '';
+const bin = numberOption('bin', { min: 0, max: 1 })(binArg);
+// The bounds above are inclusive; a width of 0 would put every edge in one bin at infinity.
+if (bin === 0) throw new Error(`--bin must be a number in (0, 1] (got "${binArg}")`);
 const manifest = await readBenchManifest(path.join(lake, 'manifest.json'));
 const dbOfStem = new Map(manifest.tables.map((t) => [t.name, t.dbId]));
 

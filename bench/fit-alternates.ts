@@ -24,6 +24,8 @@ import type { BenchContext, BenchQuestion } from '../src/bench/methods.js';
 import { GraftMethod } from '../src/bench/graftMethods.js';
 import { macroAverage, questionMetrics } from '../src/bench/metrics.js';
 import { evenSample, runBench } from '../src/bench/run.js';
+import { intOption, numberOption } from '../src/cli/options.js';
+import { MAX_BUDGET } from '../src/engine/limits.js';
 import { mulberry32, shuffle } from '../src/util/prng.js';
 import { ALTERNATE_FEATURES, alternateConfidence, fitBoostedTrees, keptOffers, type AlternateOffer } from '../src/search/index.js';
 
@@ -32,10 +34,12 @@ const opt = (name: string, dflt?: string) => (args.includes(name) ? args[args.in
 const lake = opt('--lake');
 const files = opt('--questions')?.split(',');
 if (!lake || !files) throw new Error('usage: tsx bench/fit-alternates.ts --lake <dir> --questions <a.json>[,<b.json>] [--hold-out 1200] [--budget 15] [--catalog <dir>] [--dry-run]');
-const holdOut = Number(opt('--hold-out', '1200'));
-const budget = Number(opt('--budget', '15'));
+// Checked as the CLI checks its flags: `--budget x` (or a trailing `--budget`) is refused by name, not read as NaN.
+const holdOut = intOption('hold-out', { min: 0 })(opt('--hold-out', '1200') ?? '');
+const budget = intOption('budget', { min: 1, max: MAX_BUDGET })(opt('--budget', '15') ?? '');
 const catalogDir = opt('--catalog');
-const heldDatabaseShare = opt('--hold-out-databases') === undefined ? undefined : Number(opt('--hold-out-databases'));
+const heldDatabaseShare = opt('--hold-out-databases') === undefined ? undefined : numberOption('hold-out-databases', { min: 0, max: 1 })(opt('--hold-out-databases')!);
+// The bounds above are inclusive; holding out none or all of the databases leaves nothing to test or to fit.
 if (heldDatabaseShare !== undefined && !(heldDatabaseShare > 0 && heldDatabaseShare < 1)) throw new Error('--hold-out-databases must be a share in (0,1)');
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'search', 'alternateModel.ts');
 

@@ -12,6 +12,7 @@
  * DEBUG_MISSES=1 then lists the unions the LSH candidates missed.
  */
 import { performance } from 'node:perf_hooks';
+import { intOption, type NumberRange } from '../src/cli/options.js';
 import {
   bestJoin,
   LakeGraphIndex,
@@ -25,12 +26,13 @@ import type { LogicalType } from '../src/lake/types.js';
 import { MinHash, normaliseValue } from '../src/sketch/minhash.js';
 import { mulberry32 as rng } from '../src/util/prng.js';
 
-function arg(name: string, fallback: number): number {
+/** `--name <n>` as an integer within `range`: `--sources x` is refused by name, not read as NaN. */
+function arg(name: string, fallback: number, range: NumberRange): number {
   const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  return i >= 0 ? intOption(name, range)(process.argv[i + 1] ?? '') : fallback;
 }
-const SOURCES = arg('sources', 100);
-const SEED = arg('seed', 1);
+const SOURCES = arg('sources', 100, { min: 1 });
+const SEED = arg('seed', 1, { min: 0 });
 const EXHAUSTIVE = process.argv.includes('--exhaustive');
 
 const r = rng(SEED);

@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogCounts, openCatalog } from '../src/catalog/index.js';
+import { intOption } from '../src/cli/options.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
 import { ingestLake, type IngestSummary } from '../src/ingest/index.js';
 import { closeDuckDB, sqlString, withDuckDB } from '../src/lake/index.js';
@@ -32,11 +33,8 @@ const args = process.argv.slice(2);
 const write = !args.includes('--no-write');
 const skipIceberg = args.includes('--skip-iceberg');
 const rowsArg = args.indexOf('--rows');
-const ROWS = rowsArg >= 0 ? Number(args[rowsArg + 1]) : 1_200_000;
-if (!Number.isInteger(ROWS) || ROWS < 1) {
-  console.error('--rows needs a positive integer');
-  process.exit(2);
-}
+// Checked as the CLI checks its flags: `--rows x` (or a trailing `--rows`) is refused by name.
+const ROWS = rowsArg >= 0 ? intOption('rows', { min: 1 })(args[rowsArg + 1] ?? '') : 1_200_000;
 const ICEBERG = path.resolve(repo, '../shared/lakehouse/duckdb-iceberg/data/persistent');
 const NEW_PARTITION_ROWS = 50_000;
 

@@ -8,10 +8,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { defaultLemmatiser } from '../src/text/index.js';
 import { OfflineExtractor } from '../src/intent/offline-extractor.js';
 import { defaultSynonyms } from '../src/intent/wordnet.js';
+import { intOption } from '../src/cli/options.js';
 import { SYNTHETIC_QUESTIONS, syntheticLake } from '../test/intent/fixtures/synthetic-lake.js';
 
 const SPIDER_DEV = new URL('../../shared/data-raw/jar/spider/dev.json', import.meta.url);
-const rounds = Number(process.argv[2] ?? 5);
+// `rounds x` is refused, not read as NaN (no timed rounds, then a crash on the empty timings).
+const rounds = intOption('rounds', { min: 1 })(process.argv[2] ?? '5');
 
 const questions = [...SYNTHETIC_QUESTIONS];
 if (existsSync(SPIDER_DEV)) {

@@ -33,17 +33,19 @@ import { BASELINE_METHODS } from '../src/bench/methods.js';
 import { runBench, type BenchResults } from '../src/bench/run.js';
 import { writeBenchmarksMarkdown } from '../src/bench/report.js';
 import { closeDuckDB } from '../src/lake/index.js';
+import { intOption } from '../src/cli/options.js';
 
 const SHARED = path.resolve(process.env.GRAFT_SHARED_DATA ?? '../shared/data-raw');
 const args = process.argv.slice(2);
 const limitArg = args.indexOf('--limit');
-const limit = limitArg >= 0 ? Number(args[limitArg + 1]) : undefined;
+// Checked as the CLI checks its flags: `--limit x` (or a trailing `--limit`) is refused by name, not read as NaN.
+const limit = limitArg >= 0 ? intOption('limit', { min: 1 })(args[limitArg + 1] ?? '') : undefined;
 const skipBird = args.includes('--skip-bird');
 const skipLearned = args.includes('--skip-learned');
 const onlyTrain = args.includes('--only-train');
 const skipTrain = args.includes('--skip-train');
 const trainSampleArg = args.indexOf('--train-sample');
-const trainSample = trainSampleArg >= 0 ? Number(args[trainSampleArg + 1]) : undefined;
+const trainSample = trainSampleArg >= 0 ? intOption('train-sample', { min: 1 })(args[trainSampleArg + 1] ?? '') : undefined;
 const TRAIN_SETS = ['train_original', 'train_reworded'];
 const BUDGETS = [5, 10, 15];
 const ENGINE_METHODS = ['graft', ...(skipLearned ? [] : ['graft-learned']), 'graft-exact'];

@@ -26,6 +26,7 @@ import { valueMarkdown, type AblationRow, type ValueBenchResults } from '../src/
 import { runBench } from '../src/bench/run.js';
 import { ingestLake } from '../src/ingest/index.js';
 import { closeDuckDB } from '../src/lake/index.js';
+import { intOption } from '../src/cli/options.js';
 import { trainAndStoreValueModel } from '../src/value/catalogTraining.js';
 import { FEATURE_VERSION } from '../src/value/features.js';
 import { LearnedValueFunction } from '../src/value/learnedValueFunction.js';
@@ -34,14 +35,15 @@ import { trainValueModel } from '../src/value/train.js';
 import type { SamplerKind } from '../src/value/trajectories/index.js';
 
 const args = process.argv.slice(2);
+// Checked as the CLI checks its flags: `--questions x` (or a trailing `--questions`) is refused by name, not read as NaN.
 const numArg = (name: string, dflt?: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? intOption(name, { min: 1 })(args[i + 1] ?? '') : dflt;
 };
-const mainQuestions = numArg('--questions');
-const ablationQuestions = numArg('--ablation-questions', 400)!;
-const ablationTrajectories = numArg('--ablation-trajectories', 1500)!;
-const ablationSteps = numArg('--ablation-steps', 3000)!;
+const mainQuestions = numArg('questions');
+const ablationQuestions = numArg('ablation-questions', 400)!;
+const ablationTrajectories = numArg('ablation-trajectories', 1500)!;
+const ablationSteps = numArg('ablation-steps', 3000)!;
 const skipAblation = args.includes('--skip-ablation');
 const skipTrain = args.includes('--skip-train');
 const log = (m: string) => process.stderr.write(`[bench:value] ${m}\n`);

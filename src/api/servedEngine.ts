@@ -17,4 +17,16 @@ export interface ServedEngine {
   enrichRequest?(question: string, opts: Omit<EnrichOptions, 'target'>): Promise<EnrichResult | null>;
   /** The catalog changed (ingest, delete): drop whatever the engine cached about it. */
   invalidate(): void;
+  /**
+   * Whether the engine should be sent traffic yet, as `/readyz` reports it to a load balancer:
+   * not while its workers warm up (`graft serve`, GRAFT_ENGINE_WARMUP_MS), so a new instance is
+   * not handed real questions on cold code. It answers meanwhile all the same. Absent: ready.
+   */
+  readiness?(): EngineReadiness;
+}
+
+export interface EngineReadiness {
+  ready: boolean;
+  /** What `/readyz` shows as `engine`: `warming-up` or `ready`. */
+  state: 'warming-up' | 'ready';
 }

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServedEngine } from '../../src/api/index.js';
 import type { CatalogDatabase } from '../../src/catalog/database.js';
 import { getIntrospectionQuery } from '../../src/api/graphql.js';
 import { catalogBackends } from '../support/catalogs.js';
@@ -50,6 +51,32 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
       expect(r.status).toBe(200);
       expect(await r.json()).toMatchObject({ status: 'ready' });
       expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it("reads not ready on /readyz while the engine says so (its workers warming up), and answers meanwhile", async () => {
+      let warm = false;
+      const gated: ServedEngine = {
+        intentGraph: (question, o) => engine.intentGraph(question, o),
+        synthesize: (question, o) => engine.synthesize(question, o),
+        explain: (args) => engine.explain(args),
+        invalidate: () => engine.invalidate(),
+        readiness: () => (warm ? { ready: true, state: 'ready' } : { ready: false, state: 'warming-up' }),
+      };
+      const server = await startTestServer(db, gated);
+      try {
+        const warming = await fetch(`${server.url}/readyz`);
+        expect(warming.status).toBe(503);
+        expect(warming.headers.get('retry-after')).toBe('1');
+        expect(await warming.json()).toEqual({ status: 'warming-up', database: db.kind, engine: 'warming-up' });
+        const answered = await server.gql<{ tables: { totalCount: number } }>('{ tables(first: 1) { totalCount } }');
+        expect(answered.data?.tables.totalCount).toBeGreaterThan(0);
+        warm = true;
+        const ready = await fetch(`${server.url}/readyz`);
+        expect(ready.status).toBe(200);
+        expect(await ready.json()).toEqual({ status: 'ready', database: db.kind, engine: 'ready' });
+      } finally {
+        await server.close();
+      }
     });
 
     it('puts the request id on GraphQL errors and answers unknown routes with 404', async () => {

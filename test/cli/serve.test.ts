@@ -30,10 +30,17 @@ describe('graft serve: engine start-up', () => {
 
   /**
    * Runs `graft serve` until `done` says its stderr is complete (or `waitMs` passes, or it exits),
-   * reads `graceMs` more of it, then stops it. `exitCode`: the code it exited with by itself
-   * (null: it was still running and was stopped).
+   * reads `graceMs` more of it, runs `probe` (given the server's URL, once it has logged it, and
+   * the log so far), then stops it. `exitCode`: the code it exited with by itself (null: it was
+   * still running and was stopped).
    */
-  async function serve(env: Record<string, string>, done: (log: string) => boolean, waitMs: number, graceMs = 0): Promise<{ log: string; exitCode: number | null }> {
+  async function serve(
+    env: Record<string, string>,
+    done: (log: string) => boolean,
+    waitMs: number,
+    graceMs = 0,
+    probe?: (url: string, log: () => string) => Promise<void>,
+  ): Promise<{ log: string; exitCode: number | null }> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0'], {
       env: { ...process.env, GRAFT_DB_DIR: path.join(tmp, 'db'), GRAFT_VALUE_MODEL: 'off', GRAFT_ENGINE_WORKERS: '1', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -55,6 +62,8 @@ describe('graft serve: engine start-up', () => {
         child.on('exit', () => (clearTimeout(timer), resolve()));
       });
       await new Promise((resolve) => setTimeout(resolve, graceMs));
+      const url = /graft serve: (http:\/\/\S+)\/graphql/.exec(log)?.[1];
+      if (probe) await probe(url ?? expect.fail(`no URL in the log:\n${log}`), () => log);
     } finally {
       stopping = true;
       child.kill('SIGTERM');
@@ -75,6 +84,20 @@ describe('graft serve: engine start-up', () => {
     const log = await serveLog({ GRAFT_ENGINE_WORKERS: '0' }, (l) => /\/graphql/.test(l), 90_000);
     expect(log).toMatch(/graft serve: engine in-process \(GRAFT_ENGINE_WORKERS=0\)/);
     expect(log).toMatch(/graft serve: engine word lists loaded in \d+ ms\n[\s\S]*graft serve: http:\/\/\S+\/graphql/);
+  });
+
+  it('reads not ready on /readyz while its workers warm up, ready after', { timeout: 120_000 }, async () => {
+    await serve({ GRAFT_ENGINE_WARMUP_MS: '3000' }, (l) => /\/graphql/.test(l), 90_000, 0, async (url, log) => {
+      const warming = await fetch(`${url}/readyz`);
+      expect(warming.status).toBe(503);
+      expect(await warming.json()).toEqual({ status: 'warming-up', database: 'pglite', engine: 'warming-up' });
+      // The server answers meanwhile: only the load balancer's choice waits.
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      await expect.poll(log, { timeout: 60_000, interval: 100 }).toMatch(/warmed up/);
+      const ready = await fetch(`${url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ready', database: 'pglite', engine: 'ready' });
+    });
   });
 
   it('stops at start with the error of a word list its workers cannot load', { timeout: 120_000 }, async () => {

@@ -41,8 +41,12 @@ export function registerServeCommand(program: Command): void {
         // Enrichment reads the snapshot and models in-process, so it stays on the local engine;
         // a catalog change must reach both caches.
         const enriching = withEnrichment(local);
+        // Not ready (/readyz) until the warm-up below has run: a load balancer then sends this
+        // instance real questions only once its workers are warm.
+        let warming = pool !== null && pool.warmupMs > 0;
         const engine: ServedEngine = pool
           ? {
+              readiness: () => (warming ? { ready: false, state: 'warming-up' } : { ready: true, state: 'ready' }),
               intentGraph: (question, o) => pool.intentGraph(question, o),
               synthesize: (question, o) => pool.synthesize(question, o),
               explain: (args) => pool.explain(args),
@@ -87,12 +91,16 @@ export function registerServeCommand(program: Command): void {
         // meanwhile, and real questions go before the warm-up's under load.
         if (pool && pool.warmupMs > 0) {
           process.stderr.write(`graft serve: warming the engine workers up for ${pool.warmupMs} ms in the background\n`);
-          pool.warmUp().then(
-            (w) => {
-              if (w.questions > 0 && !w.stopped) process.stderr.write(`graft serve: engine workers warmed up on ${w.questions} questions from the catalog's names in ${w.ms} ms\n`);
-            },
-            (err: unknown) => process.stderr.write(`graft serve: engine warm-up stopped: ${err instanceof Error ? err.message : String(err)}\n`),
-          );
+          pool
+            .warmUp()
+            .then(
+              (w) => {
+                if (w.questions > 0 && !w.stopped) process.stderr.write(`graft serve: engine workers warmed up on ${w.questions} questions from the catalog's names in ${w.ms} ms\n`);
+              },
+              (err: unknown) => process.stderr.write(`graft serve: engine warm-up stopped: ${err instanceof Error ? err.message : String(err)}\n`),
+            )
+            // A failed warm-up leaves the workers as warm as they got: they answer all the same.
+            .finally(() => (warming = false));
         }
       } catch (err) {
         await startedPool?.close();

@@ -8,7 +8,7 @@ import type { IntentGraph } from '../intent/index.js';
 import { LakeSnapshot } from '../search/index.js';
 import { envInt } from '../util/env.js';
 import { ErrorCode, GraftError } from '../util/errors.js';
-import type { EngineTask, EngineTaskResult, EngineWorkerData, EngineWorkerStatus } from './engineWorker.js';
+import type { EngineTask, EngineTaskResult, EngineWorkerData, EngineWorkerStatus, TaskError } from './engineWorker.js';
 import { encodeSnapshot } from './snapshotTransfer.js';
 import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from './types.js';
 
@@ -56,6 +56,11 @@ export function enginePoolSettingsFromEnv(env: NodeJS.ProcessEnv): { threads: nu
   const niceIncrement = envInt(env, 'GRAFT_ENGINE_NICE', 0, 19);
   const warmupMs = envInt(env, 'GRAFT_ENGINE_WARMUP_MS', 0, 600_000) ?? DEFAULT_ENGINE_WARMUP_MS;
   return { threads: threads ?? null, ...(niceIncrement !== undefined ? { niceIncrement } : {}), warmupMs };
+}
+
+/** A worker's error as the GraftError it was (see `TaskError`). */
+function graftErrorOf(e: TaskError): GraftError {
+  return new GraftError(e.code as ErrorCode, e.message, e.details);
 }
 
 /**
@@ -180,7 +185,7 @@ export class EnginePool {
       if (signal?.aborted) throw signal.reason;
       throw err;
     }
-    if ('error' in r) throw new GraftError(r.error.code as ErrorCode, r.error.message, r.error.details);
+    if ('error' in r) throw graftErrorOf(r.error);
     return r.ok;
   }
 
@@ -197,7 +202,7 @@ export class EnginePool {
    */
   async checkWordLists(): Promise<void> {
     const failed = (await this.workerStatus()).languageResourcesError;
-    if (failed) throw new GraftError(failed.code as ErrorCode, failed.message, failed.details);
+    if (failed) throw graftErrorOf(failed);
   }
 
   async synthesize(question: string, opts: AskOptions = {}): Promise<SynthesisResult> {

@@ -2,7 +2,7 @@
  * Offline intent extraction speed on a lake-sized vocabulary (1,100 tables x 6 columns).
  * Prints build time, first-question time (lazy wink/WordNet loads) and mean ms per question.
  * Questions: the synthetic set, plus Spider dev questions when ../shared is present.
- *   npx tsx bench/intent-speed.ts [rounds]
+ *   npx tsx bench/intent-speed.ts [--rounds 5]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { defaultLemmatiser } from '../src/text/index.js';
@@ -12,8 +12,9 @@ import { intOption } from '../src/cli/options.js';
 import { SYNTHETIC_QUESTIONS, syntheticLake } from '../test/intent/fixtures/synthetic-lake.js';
 
 const SPIDER_DEV = new URL('../../shared/data-raw/jar/spider/dev.json', import.meta.url);
-// `rounds x` is refused, not read as NaN (no timed rounds, then a crash on the empty timings).
-const rounds = intOption('rounds', { min: 1 })(process.argv[2] ?? '5');
+// `--rounds x` is refused, not read as NaN (no timed rounds, then a crash on the empty timings).
+const roundsAt = process.argv.indexOf('--rounds');
+const rounds = intOption('rounds', { min: 1 })(roundsAt >= 0 ? (process.argv[roundsAt + 1] ?? '') : '5');
 
 const questions = [...SYNTHETIC_QUESTIONS];
 if (existsSync(SPIDER_DEV)) {

@@ -17,7 +17,7 @@ export interface ApiLimits {
   /** Page size when `first` is not given. */
   defaultFirst: number;
   maxQuestionLength: number;
-  /** Most engine fields (synthesize, explainScore, intentGraph) one operation may hold, aliases counted. */
+  /** Most engine fields (synthesize, explainScore, intentGraph, enrich, enrichRequest) one operation may hold, aliases counted. */
   maxEngineFields: number;
 }
 

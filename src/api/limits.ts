@@ -47,7 +47,12 @@ export const ROOT_SURCHARGE: Record<string, number> = {
 };
 
 /** Root fields that run the engine: capped per operation. */
-export const ENGINE_FIELDS = new Set(['synthesize', 'explainScore', 'intentGraph']);
+/**
+ * Root fields that run the engine: each runs a search. Enrichment runs its search on the server's
+ * own thread (src/enrich stays in-process), so an operation of many aliased `enrich` fields held
+ * the event loop for their sum: it counts like the others.
+ */
+export const ENGINE_FIELDS = new Set(['synthesize', 'explainScore', 'intentGraph', 'enrich', 'enrichRequest']);
 
 /**
  * The surcharge of an engine field from what it asks for: a beam search evaluates about
@@ -238,7 +243,7 @@ export class OperationLimits {
     const engineFields = engineFieldCount(document, operationName);
     if (engineFields > maxEngineFields) {
       return {
-        message: `the operation holds ${engineFields} engine fields (synthesize, explainScore, intentGraph); at most ${maxEngineFields} are allowed (GRAFT_MAX_ENGINE_FIELDS)`,
+        message: `the operation holds ${engineFields} engine fields (${[...ENGINE_FIELDS].join(', ')}); at most ${maxEngineFields} are allowed (GRAFT_MAX_ENGINE_FIELDS)`,
         limit: 'engineFields',
         max: maxEngineFields,
         actual: engineFields,

@@ -49,6 +49,16 @@ describe.each(catalogBackends)('engine request limits on $name', (backend) => {
     expect(await healthy()).toBe(200);
   });
 
+  it('counts enrich and enrichRequest as engine fields: their search runs on the server thread', async () => {
+    const enrich = await api.gql(`query($t: ID!) { ${aliased(60, 'enrich(baseTable: $t, target: "amount", budget: 30) { sql }')} }`, { t: tables[0] });
+    expect(enrich.status).toBe(400);
+    expect(enrich.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'engineFields', max: 4, actual: 60 });
+    expect(enrich.errors?.[0].message).toContain('enrich');
+    const mixed = await api.gql(`{ ${aliased(3, 'enrichRequest(question: "find tables that help predict amount") { sql }')} s: synthesize(question: "orders") { id } i: intentGraph(question: "orders") { source } }`);
+    expect(mixed.errors?.[0].extensions).toMatchObject({ limit: 'engineFields', actual: 5 });
+    expect(await healthy()).toBe(200);
+  });
+
   it('accepts up to four engine fields, counting those inside fragments', async () => {
     const ok = await api.gql(`{ ${aliased(4, 'intentGraph(question: "orders by customer region") { source }')} }`);
     expect(ok.errors).toBeUndefined();

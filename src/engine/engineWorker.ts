@@ -35,6 +35,9 @@ export interface EngineWorkerStatus {
   languageResourcesError: TaskError | null;
 }
 
+/** What every engine task carries (see `EnginePool.runInWorker`). */
+export type WorkerTaskBase = TaskBase;
+
 interface TaskBase {
   generation: number;
   snapshot: SharedArrayBuffer;
@@ -70,6 +73,15 @@ try {
 }
 let current: { generation: number; engine: Engine } | null = null;
 
+/**
+ * The engine over the task's catalog generation, and the caller's table filter: what a module
+ * run in this worker by `EnginePool.runInWorker` (src/enrich's) answers with.
+ */
+export function workerEngineFor(task: WorkerTaskBase): { engine: Engine; allowTable: TableFilter | undefined } {
+  const ids = task.visible ? new Set(task.visible) : null;
+  return { engine: engineFor(task), allowTable: ids ? (t) => ids.has(t.id) : undefined };
+}
+
 function engineFor(task: TaskBase): Engine {
   if (current?.generation !== task.generation) {
     const snapshot = decodeSnapshot(task.snapshot);
@@ -83,9 +95,7 @@ export default async function runEngineTask(task: EngineTask): Promise<EngineTas
     const status: EngineWorkerStatus = { threadId, generation: current?.generation ?? null, languageResources: languageResourcesLoaded(), languageResourcesError };
     return { ok: status };
   }
-  const engine = engineFor(task);
-  const ids = task.visible ? new Set(task.visible) : null;
-  const allowTable: TableFilter | undefined = ids ? (t) => ids.has(t.id) : undefined;
+  const { engine, allowTable } = workerEngineFor(task);
   try {
     if (task.kind === 'synthesize') {
       // The search trace (every table the search could have chosen, every alternate offered) is a
@@ -97,9 +107,14 @@ export default async function runEngineTask(task: EngineTask): Promise<EngineTas
     if (task.kind === 'warmup') return { ok: await warmUp(engine, task.count, task.offset) };
     return { ok: await engine.intentGraph(task.question, { ...task.opts, allowTable }) };
   } catch (err) {
-    if (err instanceof GraftError) return { error: taskError(err) };
-    throw err;
+    return taskResultOfError(err);
   }
+}
+
+/** A GraftError answers as its fields (`EngineTaskResult`); any other error fails the task. */
+export function taskResultOfError(err: unknown): EngineTaskResult {
+  if (err instanceof GraftError) return { error: taskError(err) };
+  throw err;
 }
 
 /** Answers the warm-up questions; one the engine refuses (no table matches it) still ran its stages. */

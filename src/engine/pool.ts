@@ -174,12 +174,27 @@ export class EnginePool {
   }
 
   private async run(task: DistributiveOmit<EngineTask, 'generation' | 'snapshot' | 'visible'>, allow: TableFilter | undefined, signal?: AbortSignal): Promise<unknown> {
+    return this.runTask(task, allow, signal);
+  }
+
+  /**
+   * Runs the default export of the module at `moduleUrl` in a worker, on `task` plus the catalog
+   * generation, snapshot and visible table ids every engine task carries (`WorkerTaskBase`): the
+   * module gets the worker's engine through `workerEngineFor` and answers an `EngineTaskResult`.
+   * How layers above the engine (src/enrich) run their own work off the server's thread without
+   * the engine importing them. The module URL names a `.ts` file under tsx and vitest.
+   */
+  async runInWorker(moduleUrl: URL, task: Record<string, unknown>, allow: TableFilter | undefined, signal?: AbortSignal): Promise<unknown> {
+    return this.runTask(task, allow, signal, moduleUrl.href);
+  }
+
+  private async runTask(task: object, allow: TableFilter | undefined, signal: AbortSignal | undefined, filename?: string): Promise<unknown> {
     signal?.throwIfAborted();
     const { generation, snapshot, shared } = await this.current();
     const visible = allow ? snapshot.tables.filter((t) => allow({ id: t.id, name: t.name, uri: t.uri, sourceRoot: t.sourceRoot })).map((t) => t.id) : null;
     let r: EngineTaskResult;
     try {
-      r = await this.pool.run({ ...task, generation, snapshot: shared, visible } as EngineTask, { signal });
+      r = await this.pool.run({ ...task, generation, snapshot: shared, visible }, { signal, ...(filename ? { filename } : {}) });
     } catch (err) {
       // Piscina rejects an aborted task with its own AbortError: the caller wants its reason.
       if (signal?.aborted) throw signal.reason;

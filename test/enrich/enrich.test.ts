@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCatalog, type CatalogDatabase } from '../../src/catalog/index.js';
-import { HashedNgramEmbedder } from '../../src/embed/index.js';
-import { enrichFromRequest, enrichTable } from '../../src/enrich/index.js';
-import { createEngine, type Engine } from '../../src/engine/index.js';
+import { embedderConfigFromEnv, HashedNgramEmbedder } from '../../src/embed/index.js';
+import { enrichFromRequest, enrichOnPool, enrichTable, type EnrichResult } from '../../src/enrich/index.js';
+import { createEngine, EnginePool, type Engine } from '../../src/engine/index.js';
 import { ingestLake } from '../../src/ingest/index.js';
 import { closeDuckDB } from '../../src/lake/index.js';
 import { BadInputError, NotFoundError } from '../../src/util/errors.js';
@@ -101,6 +101,29 @@ describe('enrich (hand-made housing lake)', () => {
     const r = await enrichTable(engine, idOf('houses'), { target: 'price', budget: 0 });
     expect(r.tables.map((t) => t.name)).toEqual(['houses']);
     expect(r.rowCount).toBe(150);
+  });
+
+  it("runs in the engine pool's workers (enrichOnPool) with the in-process answers, errors and grants", async () => {
+    const pool = new EnginePool(db, embedderConfigFromEnv({}), { threads: 1, warmupMs: 0 });
+    try {
+      const onPool = enrichOnPool(pool);
+      const same = ({ elapsedMs: _ms, ...r }: EnrichResult) => r;
+      const opts = { target: 'price', budget: 5, preview: 20 };
+      expect(same(await onPool.enrich(idOf('houses'), opts))).toEqual(same(await enrichTable(engine, idOf('houses'), opts)));
+      const request = 'Find tables that help predict price in the houses table';
+      expect(same((await onPool.enrichRequest(request, {}))!)).toEqual(same((await enrichFromRequest(engine, request))!));
+      expect(await onPool.enrichRequest('Which houses cost more than 500?', {})).toBeNull();
+      await expect(onPool.enrich(idOf('houses'), { target: 'cost' })).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'target' } });
+      const hidden = idOf('house_details');
+      const allowTable = (t: { id: string }) => t.id !== hidden;
+      expect((await onPool.enrich(idOf('houses'), { target: 'price', allowTable })).tables.map((t) => t.id)).not.toContain(hidden);
+      await expect(onPool.enrich(hidden, { target: 'bedrooms', allowTable })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      const cancelled = new AbortController();
+      cancelled.abort(new Error('the caller went away'));
+      await expect(onPool.enrich(idOf('houses'), { target: 'price', signal: cancelled.signal })).rejects.toThrow('the caller went away');
+    } finally {
+      await pool.close();
+    }
   });
 
   it('a request in words names the table and the target', async () => {

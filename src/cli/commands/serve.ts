@@ -18,7 +18,7 @@ export function registerServeCommand(program: Command): void {
     .option('--federation', 'serve an Apollo Federation 2 subgraph (@key on Table and Column); same as GRAFT_FEDERATION=1')
     .action(async (opts: { port: number; host: string; federation?: boolean }) => {
       // The server and the engine load only when serving (graft --help stays fast).
-      const [{ startServer }, { catalogNotices }, { createEngine, EnginePool, loadLanguageResources }, { withEnrichment }] = await Promise.all([
+      const [{ startServer }, { catalogNotices }, { createEngine, EnginePool, loadLanguageResources }, { enrichOnPool, withEnrichment }] = await Promise.all([
         import('../../api/index.js'),
         import('../../catalog/index.js'),
         import('../../engine/index.js'),
@@ -38,9 +38,6 @@ export function registerServeCommand(program: Command): void {
         startedPool = pool;
         // A word list the workers cannot load would fail every question: stop now, with its error.
         await pool?.checkWordLists();
-        // Enrichment reads the snapshot and models in-process, so it stays on the local engine;
-        // a catalog change must reach both caches.
-        const enriching = withEnrichment(local);
         // Not ready (/readyz) until the warm-up below has run: a load balancer then sends this
         // instance real questions only once its workers are warm.
         let warming = pool !== null && pool.warmupMs > 0;
@@ -50,14 +47,15 @@ export function registerServeCommand(program: Command): void {
               intentGraph: (question, o) => pool.intentGraph(question, o),
               synthesize: (question, o) => pool.synthesize(question, o),
               explain: (args) => pool.explain(args),
-              enrich: enriching.enrich,
-              enrichRequest: enriching.enrichRequest,
+              // Enrichment runs in the workers too. The local engine only read the value model
+              // status above, but a catalog change reaches its caches as well.
+              ...enrichOnPool(pool),
               invalidate: () => {
                 pool.invalidate();
                 local.invalidate();
               },
             }
-          : enriching;
+          : withEnrichment(local);
         if (!pool) {
           // The in-process engine answers on the server's thread: its word lists load now, not in
           // the first request (about 0.6 s on a 2-core machine, with every other request waiting).

@@ -10,7 +10,7 @@ import { enrichFromRequest } from './request.js';
 import type { EnrichWorkerTask } from './poolWorker.js';
 import type { EnrichOptions, EnrichResult } from './types.js';
 
-/** The engine with `enrich` attached (what `graft serve` hands the API). */
+/** The engine with `enrich` attached (what `graft serve` hands the API with the engine in-process; with its pool, `enrichOnPool`). */
 export function withEnrichment<E extends Engine>(
   engine: E,
 ): E & { enrich(baseTableId: string, opts: EnrichOptions): Promise<EnrichResult>; enrichRequest(question: string, opts: Omit<EnrichOptions, 'target'>): Promise<EnrichResult | null> } {

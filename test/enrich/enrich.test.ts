@@ -109,7 +109,10 @@ describe('enrich (hand-made housing lake)', () => {
       const onPool = enrichOnPool(pool);
       const same = ({ elapsedMs: _ms, ...r }: EnrichResult) => r;
       const opts = { target: 'price', budget: 5, preview: 20 };
+      expect((await pool.workerStatus()).generation).toBeNull();
       expect(same(await onPool.enrich(idOf('houses'), opts))).toEqual(same(await enrichTable(engine, idOf('houses'), opts)));
+      // The worker (one thread) read the catalog snapshot for it: the search ran there.
+      expect((await pool.workerStatus()).generation).not.toBeNull();
       const request = 'Find tables that help predict price in the houses table';
       expect(same((await onPool.enrichRequest(request, {}))!)).toEqual(same((await enrichFromRequest(engine, request))!));
       expect(await onPool.enrichRequest('Which houses cost more than 500?', {})).toBeNull();

@@ -18,11 +18,11 @@ export interface EngineWorkerData {
 
 /** What crosses the thread boundary: plain data (a grant becomes the list of visible table ids). */
 export type EngineTask =
-  | ({ kind: 'synthesize'; question: string; opts: Omit<AskOptions, 'allowTable' | 'signal'> } & TaskBase)
-  | ({ kind: 'explain'; args: { question?: string; intent?: IntentGraph; tableIds: string[] } } & TaskBase)
-  | ({ kind: 'intentGraph'; question: string; opts: { extractor?: 'offline' | 'llm' } } & TaskBase)
+  | ({ kind: 'synthesize'; question: string; opts: Omit<AskOptions, 'allowTable' | 'signal'> } & WorkerTaskBase)
+  | ({ kind: 'explain'; args: { question?: string; intent?: IntentGraph; tableIds: string[] } } & WorkerTaskBase)
+  | ({ kind: 'intentGraph'; question: string; opts: { extractor?: 'offline' | 'llm' } } & WorkerTaskBase)
   /** Answer `count` questions made from the catalog's names (`warmupQuestions` from `offset`), results dropped; ok: how many. */
-  | ({ kind: 'warmup'; count: number; offset: number } & TaskBase)
+  | ({ kind: 'warmup'; count: number; offset: number } & WorkerTaskBase)
   /** What the worker has loaded (`EngineWorkerStatus`); needs no snapshot and loads none. */
   | { kind: 'status' };
 
@@ -35,10 +35,8 @@ export interface EngineWorkerStatus {
   languageResourcesError: TaskError | null;
 }
 
-/** What every engine task carries (see `EnginePool.runInWorker`). */
-export type WorkerTaskBase = TaskBase;
-
-interface TaskBase {
+/** What every engine task carries, also a task `EnginePool.runInWorker` sends to another module. */
+export interface WorkerTaskBase {
   generation: number;
   snapshot: SharedArrayBuffer;
   /** Table ids the caller may see; null: all. */
@@ -82,7 +80,7 @@ export function workerEngineFor(task: WorkerTaskBase): { engine: Engine; allowTa
   return { engine: engineFor(task), allowTable: ids ? (t) => ids.has(t.id) : undefined };
 }
 
-function engineFor(task: TaskBase): Engine {
+function engineFor(task: WorkerTaskBase): Engine {
   if (current?.generation !== task.generation) {
     const snapshot = decodeSnapshot(task.snapshot);
     current = { generation: task.generation, engine: createEngine(null, embedder, { valueModel: 'off', loadSnapshot: async () => snapshot }) };

@@ -19,7 +19,6 @@ const [file, ...rest] = process.argv.slice(2);
 if (!file) throw new Error('usage: tsx bench/alternate-cuts.ts <results.json> [--method graft] [--budget 10]');
 const opt = (name: string, dflt: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : dflt);
 const method = opt('--method', 'graft');
-// Checked as the CLI checks its flags: `--budget x` (or a trailing `--budget`) is refused by name, not read as NaN.
 const budget = intOption('budget', { min: 1, max: MAX_BUDGET })(opt('--budget', '10') ?? '');
 
 const { rows } = readRunRows(file, method, budget);

@@ -25,7 +25,6 @@ const [file, ...rest] = process.argv.slice(2);
 if (!file) throw new Error('usage: tsx bench/analyse-misses.ts <results.json> [--method graft] [--budget 10] [--top 20] [--write]');
 const opt = (name: string, dflt: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : dflt);
 const method = opt('--method', 'graft');
-// Checked as the CLI checks its flags: `--budget x` (or a trailing `--budget`) is refused by name, not read as NaN.
 const budget = intOption('budget', { min: 1, max: MAX_BUDGET })(opt('--budget', '10') ?? '');
 const top = intOption('top', { min: 1 })(opt('--top', '20') ?? '');
 const write = rest.includes('--write');

@@ -63,7 +63,6 @@ const opt = (name: string, fallback: string) => {
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
 };
 const home = path.resolve(opt('home', graftHome()));
-// Checked as the CLI checks its flags: `--duration x` is refused by name, not read as NaN.
 const durationS = intOption('duration', { min: 1 })(opt('duration', '60'));
 const connections = intOption('connections', { min: 1 })(opt('connections', '50'));
 const only = opt('only', '');

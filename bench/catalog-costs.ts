@@ -33,7 +33,6 @@ const opt = (name: string, fallback: string) => {
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
 };
 const home = path.resolve(opt('home', graftHome()));
-// Checked as the CLI checks its flags: `--reps x` is refused by name, not read as NaN.
 const reps = intOption('reps', { min: 1 })(opt('reps', '200'));
 
 // Every statement of this process, counted where Prisma and the raw driver both end up.

@@ -16,7 +16,6 @@ const [beforeFile, afterFile, ...rest] = process.argv.slice(2);
 if (!beforeFile || !afterFile) throw new Error('usage: tsx bench/compare-runs.ts <before.json> <after.json> [--method graft] [--budget 10]');
 const opt = (name: string, dflt: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : dflt);
 const method = opt('--method', 'graft');
-// Checked as the CLI checks its flags: `--budget x` (or a trailing `--budget`) is refused by name, not read as NaN.
 const budget = intOption('budget', { min: 1, max: MAX_BUDGET })(opt('--budget', '10') ?? '');
 
 const rowsOf = (file: string) => new Map(readRunRows(file, method, budget).rows.map((r) => [r.questionIndex, r]));

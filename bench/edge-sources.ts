@@ -18,7 +18,6 @@ import { numberOption } from '../src/cli/options.js';
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
 const lake = path.resolve(opt('--lake', 'lakes/spider'));
-// Checked as the CLI checks its flags: `--bin x` (or a trailing `--bin`) is refused by name, not read as NaN.
 const binArg = opt('--bin', '0.05') ?? '';
 const bin = numberOption('bin', { min: 0, max: 1 })(binArg);
 // The bounds above are inclusive; a width of 0 would put every edge in one bin at infinity.

@@ -34,7 +34,6 @@ const opt = (name: string, dflt?: string) => (args.includes(name) ? args[args.in
 const lake = opt('--lake');
 const files = opt('--questions')?.split(',');
 if (!lake || !files) throw new Error('usage: tsx bench/fit-alternates.ts --lake <dir> --questions <a.json>[,<b.json>] [--hold-out 1200] [--budget 15] [--catalog <dir>] [--dry-run]');
-// Checked as the CLI checks its flags: `--budget x` (or a trailing `--budget`) is refused by name, not read as NaN.
 const holdOut = intOption('hold-out', { min: 0 })(opt('--hold-out', '1200') ?? '');
 const budget = intOption('budget', { min: 1, max: MAX_BUDGET })(opt('--budget', '15') ?? '');
 const catalogDir = opt('--catalog');

@@ -33,7 +33,6 @@ const args = process.argv.slice(2);
 const write = !args.includes('--no-write');
 const skipIceberg = args.includes('--skip-iceberg');
 const rowsArg = args.indexOf('--rows');
-// Checked as the CLI checks its flags: `--rows x` (or a trailing `--rows`) is refused by name.
 const ROWS = rowsArg >= 0 ? intOption('rows', { min: 1 })(args[rowsArg + 1] ?? '') : 1_200_000;
 const ICEBERG = path.resolve(repo, '../shared/lakehouse/duckdb-iceberg/data/persistent');
 const NEW_PARTITION_ROWS = 50_000;

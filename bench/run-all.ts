@@ -38,7 +38,6 @@ import { intOption } from '../src/cli/options.js';
 const SHARED = path.resolve(process.env.GRAFT_SHARED_DATA ?? '../shared/data-raw');
 const args = process.argv.slice(2);
 const limitArg = args.indexOf('--limit');
-// Checked as the CLI checks its flags: `--limit x` (or a trailing `--limit`) is refused by name, not read as NaN.
 const limit = limitArg >= 0 ? intOption('limit', { min: 1 })(args[limitArg + 1] ?? '') : undefined;
 const skipBird = args.includes('--skip-bird');
 const skipLearned = args.includes('--skip-learned');

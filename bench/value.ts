@@ -35,7 +35,6 @@ import { trainValueModel } from '../src/value/train.js';
 import type { SamplerKind } from '../src/value/trajectories/index.js';
 
 const args = process.argv.slice(2);
-// Checked as the CLI checks its flags: `--questions x` (or a trailing `--questions`) is refused by name, not read as NaN.
 const numArg = (name: string, dflt?: number) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? intOption(name, { min: 1 })(args[i + 1] ?? '') : dflt;

@@ -25,7 +25,6 @@ const opt = (name: string, fallback: string) => {
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
 };
 const home = path.resolve(opt('home', graftHome()));
-// Checked as the CLI checks its flags: `--threads x` is refused by name, not read as NaN.
 const threads = intOption('threads', { min: 1, max: 256 })(opt('threads', '2'));
 const rounds = intOption('rounds', { min: 1 })(opt('rounds', '4'));
 const idleMs = intOption('idle-ms', { min: 0 })(opt('idle-ms', '0'));

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openCatalog, readReadyTableUris, staleEdgeRules, type CatalogDatabase } from '../catalog/index.js';
+import { countOutdatedProfiles, openCatalog, readReadyTableUris, staleEdgeRules, type CatalogDatabase } from '../catalog/index.js';
 import { createEmbedder, embedderConfigFromEnv, type Embedder } from '../embed/index.js';
 import { ingestLake } from '../ingest/index.js';
 import { closeDuckDB } from '../lake/index.js';
@@ -46,7 +46,10 @@ export interface RunBenchOptions {
   /** PGlite data directory when `db` is not given (default `<lakeDir>/.graft-db`, hidden from the lake walker). */
   catalogDir?: string;
   embedder?: Embedder;
-  /** 'missing' (default): ingest when some lake table is not in the catalog or its edges come from other rules (`staleEdgeRules`); 'always'; 'never'. */
+  /**
+   * 'missing' (default): ingest when some lake table is not in the catalog, its edges come from
+   * other rules (`staleEdgeRules`) or an older profiler profiled some table (`countOutdatedProfiles`); 'always'; 'never'.
+   */
   ingest?: 'missing' | 'always' | 'never';
   /** Results file; default `bench/out/<dataset>-<intent>-<timestamp>.json`. `false`: write nothing. */
   outFile?: string | false;
@@ -230,8 +233,15 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
     const mode = opts.ingest ?? 'missing';
     // Edges by other rules than this code's are no measure of it: the ingest re-derives them.
     const stale = mode === 'missing' ? await staleEdgeRules(db) : null;
-    if (mode === 'always' || (mode === 'missing' && (missingBefore.length > 0 || stale))) {
-      const why = stale && missingBefore.length === 0 ? stale.message : `${missingBefore.length} of ${lakeNames.size} lake tables not in the catalog`;
+    // So are profiles by an older profiler (what the search reads of a column may have changed).
+    const outdated = mode === 'missing' ? await countOutdatedProfiles(db) : 0;
+    if (mode === 'always' || (mode === 'missing' && (missingBefore.length > 0 || stale || outdated > 0))) {
+      const why =
+        missingBefore.length > 0
+          ? `${missingBefore.length} of ${lakeNames.size} lake tables not in the catalog`
+          : stale
+            ? stale.message
+            : `${outdated} tables profiled by an older version of graft`;
       log(`ingesting ${lakeDir} (${why})`);
       const t0 = performance.now();
       const summary = await ingestLake(db, lakeDir, { embedder });

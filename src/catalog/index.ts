@@ -6,7 +6,7 @@ export { CatalogStore, GRAPH_RULES_STATE_KEY, prepareTable, toGraphTable, type P
 export * from './queries.js';
 export { toVectorLiteral, parseVectorLiteral } from './vector.js';
 export { staleEdgeRules, type StaleEdgeRules } from './edgeRules.js';
-export { catalogNotices } from './notices.js';
+export { catalogNotices, countOutdatedProfiles } from './notices.js';
 export { lakeFingerprint, latestValueModel, listValueModels, saveValueModel, type NewValueModel, type StoredValueModel, type ValueModelRecord } from './valueModels.js';
 export { TableState, visibleTable, visibleTableSql, type TableFilter } from './visibility.js';
 export { createIngestRun, markDeadRunsInterrupted } from './ingestRuns.js';

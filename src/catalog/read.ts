@@ -7,6 +7,7 @@
  * catalog/scopedReader.ts, which api/catalog/reader.ts re-exports.)
  */
 import type { CatalogDatabase } from './database.js';
+export { decodeValueHashes } from './valueHashes.js';
 import { parseVectorLiteral } from './vector.js';
 import { visibleTable } from './visibility.js';
 

@@ -5,6 +5,7 @@ import type { GraphColumn, GraphEdges, GraphTable, JoinEdgeCandidate, UnionEdgeC
 import type { CatalogDatabase } from './database.js';
 import { toVectorLiteral } from './vector.js';
 import { TableState } from './visibility.js';
+import { encodeValueHashes } from './valueHashes.js';
 
 /** Catalog-state key of the graph rules version (src/graph/rulesVersion.ts) the stored edges come from. */
 export const GRAPH_RULES_STATE_KEY = 'graph.rules';
@@ -175,6 +176,7 @@ export class CatalogStore {
               uniqueness: c.uniqueness,
               sampleValues: c.sampleValues.map(clean),
               topValues: c.topValues.map(clean),
+              valueHashes: c.valueHashes ? encodeValueHashes(c.valueHashes) : null,
               minhash: c.minhash,
               numericMin: finiteOrNull(c.numericMin),
               numericMax: finiteOrNull(c.numericMax),

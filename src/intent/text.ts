@@ -33,17 +33,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 /** Words that split n-gram windows: a name never spans a coordination. */
 export const SEGMENT_BREAK_WORDS: ReadonlySet<string> = new Set(['and', 'or', 'nor', 'but', 'versus', 'vs']);
 
-const WORD_RE = /\d+(?:\.\d+)?(?![\p{L}\p{N}])|[\p{L}\p{N}]+/gu;
-
-/** Word tokens of a text, case-folded; a decimal number stays one token ("3.5"). */
-export function wordTokens(text: string): string[] {
-  return foldCase(text).match(WORD_RE) ?? [];
-}
-
-/** Canonical form of a cell value or question n-gram for the value index. */
-export function normaliseValue(text: string): string {
-  return wordTokens(text).join(' ');
-}
+/** Canonical form of a cell value or question n-gram for the value index (the text module's, which the catalog files values under). */
+export { normaliseValue } from '../text/index.js';
 
 export type QuestionTokenKind = 'word' | 'number' | 'quoted' | 'break';
 
@@ -120,4 +111,22 @@ export function tokeniseQuestion(question: string): QuestionToken[] {
 /** Order-free key of a word bag: "name club" and "club name" meet. */
 export function bagKey(words: readonly string[]): string {
   return [...new Set(words)].sort().join(' ');
+}
+
+/**
+ * A question span that reads as a name, and so may be a cell of any size of column: a quoted
+ * string, or capitalised words ("Columbus Crew", "Hulk"), possibly with numbers ("ACCT 211"),
+ * not at the question's start (where every word is capitalised). A common lower-case word is a
+ * cell of some large column somewhere in a lake ("sports" among airline names).
+ */
+export function readsAsName(span: readonly QuestionToken[]): boolean {
+  if (span.length === 1 && span[0].kind === 'quoted') return true;
+  if (span[0].index === 0) return false;
+  let capitalised = false;
+  for (const t of span) {
+    if (t.kind === 'number') continue;
+    if (t.kind !== 'word' || t.text[0] === t.text[0].toLowerCase()) return false;
+    capitalised = true;
+  }
+  return capitalised;
 }

@@ -1,4 +1,4 @@
-import { normaliseValue } from './text.js';
+import { normaliseValue, valueHash } from '../text/index.js';
 
 export interface VocabularyColumn {
   id: string;
@@ -16,18 +16,28 @@ export interface VocabularyTable {
 export interface ValueLocation {
   tableId: string;
   columnId: string;
+  /** Found by hash among the column's values beyond its top values (`allValues`), not among them. */
+  hashed?: boolean;
 }
 
 /** What the intent extractor grounds against; the catalog layer implements it over its store. */
 export interface CatalogVocabulary {
   tables: VocabularyTable[];
-  /** Exact/normalised lookup of a text cell value -> columns containing it. */
-  lookupValue(value: string): ValueLocation[];
+  /**
+   * Exact/normalised lookup of a text cell value -> columns containing it: among the values the
+   * catalog keeps as text (each column's most frequent), and with `allValues` also among those it
+   * knows by hash only (a name deep in a large column). Common words are cells of some large
+   * column somewhere in a lake ("student", "sports" among airline names): callers ask for all
+   * values only for what reads as a name.
+   */
+  lookupValue(value: string, options?: { allValues?: boolean }): ValueLocation[];
 }
 
 export interface InMemoryVocabularyColumn extends VocabularyColumn {
   /** Distinct text cell values of the column (a sample is fine). */
   values?: readonly string[];
+  /** The `valueHash` of further values of the column (the catalog keeps hashes beyond its top values). */
+  valueHashes?: ArrayLike<number> | null;
 }
 
 export interface InMemoryVocabularyTable extends VocabularyTable {
@@ -38,11 +48,16 @@ export interface InMemoryVocabularyTable extends VocabularyTable {
  * A vocabulary held in memory: tables plus a value list per column. Values are indexed under
  * `normaliseValue` (case-folded, diacritics stripped, punctuation collapsed to single spaces),
  * the same form the extractor gives a question n-gram, so "AIB", "aib" and " Aib. " meet, and a
- * multi-word value ("Computer Science") is hit by the matching 2-gram of a question.
+ * multi-word value ("Computer Science") is hit by the matching 2-gram of a question. A column's
+ * further values, known by their `valueHash` only, are found by the hash of the looked-up text.
  */
 export class InMemoryVocabulary implements CatalogVocabulary {
   readonly tables: VocabularyTable[];
   private readonly valueIndex = new Map<string, ValueLocation[]>();
+  /** Every column's value hashes, ascending, beside the column each came from (`hashedAt`). */
+  private readonly hashes: Float64Array;
+  private readonly hashedAt: Int32Array;
+  private readonly hashedColumns: ValueLocation[] = [];
 
   constructor(tables: readonly InMemoryVocabularyTable[]) {
     this.tables = tables.map((t) => ({
@@ -50,9 +65,33 @@ export class InMemoryVocabulary implements CatalogVocabulary {
       name: t.name,
       columns: t.columns.map((c) => ({ id: c.id, name: c.name, logicalType: c.logicalType })),
     }));
+    let total = 0;
     for (const table of tables) {
       for (const column of table.columns) {
         for (const value of column.values ?? []) this.addValue(value, table.id, column.id);
+        if (column.valueHashes && column.valueHashes.length > 0) {
+          this.hashedColumns.push({ tableId: table.id, columnId: column.id });
+          total += column.valueHashes.length;
+        }
+      }
+    }
+    // One array over all columns, sorted by hash: a lookup is one binary search, whatever the
+    // lake's width. Each column then claims a slot in its hash's run (a column lists a hash once).
+    this.hashes = new Float64Array(total);
+    let n = 0;
+    for (const table of tables) for (const column of table.columns) for (let i = 0; i < (column.valueHashes?.length ?? 0); i++) this.hashes[n++] = column.valueHashes![i];
+    this.hashes.sort();
+    this.hashedAt = new Int32Array(total).fill(-1);
+    let owner = 0;
+    for (const table of tables) {
+      for (const column of table.columns) {
+        if (!column.valueHashes || column.valueHashes.length === 0) continue;
+        for (let i = 0; i < column.valueHashes.length; i++) {
+          let at = lowerBound(this.hashes, column.valueHashes[i]);
+          while (this.hashedAt[at] !== -1) at++;
+          this.hashedAt[at] = owner;
+        }
+        owner++;
       }
     }
   }
@@ -69,13 +108,31 @@ export class InMemoryVocabulary implements CatalogVocabulary {
     if (!hits.some((h) => h.tableId === tableId && h.columnId === columnId)) hits.push({ tableId, columnId });
   }
 
-  lookupValue(value: string): ValueLocation[] {
-    const hits = this.valueIndex.get(normaliseValue(value));
-    return hits ? hits.map((h) => ({ ...h })) : [];
+  lookupValue(value: string, options: { allValues?: boolean } = {}): ValueLocation[] {
+    const hits = (this.valueIndex.get(normaliseValue(value)) ?? []).map((h) => ({ ...h }));
+    const h = options.allValues && this.hashes.length > 0 ? valueHash(value) : undefined;
+    if (h === undefined) return hits;
+    for (let i = lowerBound(this.hashes, h); i < this.hashes.length && this.hashes[i] === h; i++) {
+      const at = this.hashedColumns[this.hashedAt[i]];
+      if (!hits.some((x) => x.columnId === at.columnId && x.tableId === at.tableId)) hits.push({ ...at, hashed: true });
+    }
+    return hits;
   }
 
-  /** Number of distinct normalised values indexed. */
+  /** Number of distinct normalised values indexed as text (hashed ones not counted). */
   get valueCount(): number {
     return this.valueIndex.size;
   }
+}
+
+/** First position of a sorted array whose value is at least `x`. */
+function lowerBound(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

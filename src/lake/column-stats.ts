@@ -8,6 +8,7 @@
  */
 import { HyperLogLog } from '../sketch/hll.js';
 import { normaliseValue } from '../sketch/minhash.js';
+import { valueHash } from '../text/index.js';
 import { createMinHash } from './fast-minhash.js';
 import type { ColumnProfile, LogicalType } from './types.js';
 
@@ -18,6 +19,8 @@ export const DISTINCT_CAP = 100_000;
 export const SAMPLE_VALUES = 10;
 export const TOP_TEXT_VALUES = 50;
 export const MAX_VALUE_CHARS = 200;
+/** Most values of one column whose hashes a profile keeps (`ColumnProfile.valueHashes`): 8 bytes each. */
+export const VALUE_HASH_CAP = 50_000;
 
 /** Text form of a non-null cell, as shown in sample/top values and measured by avgLength. */
 export function cellText(v: Exclude<Cell, null | undefined>): string {
@@ -165,12 +168,19 @@ export class ColumnAccumulator {
       sampleValues.push(truncate(stat.raw));
     }
     let topValues: string[] = [];
+    let valueHashes: number[] | undefined;
     if (logicalType === 'text' && this.keys.size > 0) {
       // Stable sort: ties keep first-seen order.
-      topValues = [...this.keys.values()]
-        .sort((a, b) => b.count - a.count)
-        .slice(0, TOP_TEXT_VALUES)
-        .map((s) => truncate(s.raw));
+      const byCount = [...this.keys.values()].sort((a, b) => b.count - a.count);
+      topValues = byCount.slice(0, TOP_TEXT_VALUES).map((s) => truncate(s.raw));
+      if (byCount.length > TOP_TEXT_VALUES) {
+        const hashes = new Set<number>();
+        for (const s of byCount.slice(0, VALUE_HASH_CAP)) {
+          const h = valueHash(s.raw);
+          if (h !== undefined) hashes.add(h);
+        }
+        valueHashes = [...hashes].sort((a, b) => a - b);
+      }
     }
     return {
       name: this.name,
@@ -185,6 +195,7 @@ export class ColumnAccumulator {
       numericMax: numeric && this.nonNull > 0 && Number.isFinite(this.max) ? this.max : null,
       avgLength: this.nonNull === 0 ? 0 : this.totalLength / this.nonNull,
       topValues,
+      ...(valueHashes && valueHashes.length > 0 ? { valueHashes } : {}),
     };
   }
 }

@@ -32,6 +32,13 @@ export interface ColumnProfile {
   avgLength: number;
   /** Up to `TOP_TEXT_VALUES` most frequent distinct text values, for the catalog's value index. */
   topValues: string[];
+  /**
+   * A text column with more distinct values than `topValues` holds: the `valueHash` of each of
+   * them (up to `VALUE_HASH_CAP`, most frequent first), ascending, so the value index finds a cell
+   * the top values leave out ("Hulk" among 750 hero names) without the catalog keeping every cell
+   * as text. Absent when `topValues` holds every value, or for other types.
+   */
+  valueHashes?: number[];
 }
 
 export interface TableProfile {

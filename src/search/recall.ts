@@ -1,7 +1,7 @@
 import { defaultWordVectors, type WordVectors } from '../embed/index.js';
 import { identifierTerms, isGenericToken, isNumberToken, tokeniseIdentifier } from '../graph/index.js';
 import { defaultLemmatiser } from '../text/index.js';
-import { defaultSynonyms, normaliseValue, STOP_WORDS, tokeniseQuestion, type QuestionToken, type SynonymSource } from '../intent/index.js';
+import { defaultSynonyms, normaliseValue, readsAsName, STOP_WORDS, tokeniseQuestion, type QuestionToken, type SynonymSource } from '../intent/index.js';
 import { memoInto } from '../util/boundedMemo.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
 
@@ -24,6 +24,12 @@ export interface RecallOptions {
   columnMatch: number;
   /** ... among the text values of one of its columns (a question n-gram equal to a cell). */
   valueMatch: number;
+  /**
+   * Factor for a cell found by hash only, beyond its column's top values (a span that reads as a
+   * name: `readsAsName`). A name is a cell of many a large column of a pooled lake (Aberdeen of
+   * a world city table beside the airports that a question means).
+   */
+  hashedValueFactor: number;
   /** Weight factor of generic identifier words (id, name, code, type, ...). */
   genericWeight: number;
   /**
@@ -88,6 +94,7 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   nameMatch: 1,
   columnMatch: 0.6,
   valueMatch: 0.6,
+  hashedValueFactor: 0.25,
   genericWeight: 0.3,
   maxValueTables: 30,
   prefixFactor: 0.7,
@@ -602,20 +609,25 @@ export class QuestionRecall {
     const termIndex = new Map(terms.map((t, k) => [t, k]));
     const valueTokens = (tokens: QuestionToken[]) => tokens.filter((t) => t.kind === 'word' || t.kind === 'quoted' || t.kind === 'number');
     const words = valueTokens(tokeniseQuestion(question)).flatMap((t) =>
-      t.kind === 'quoted' && vocab.lookupValue(normaliseValue(t.text)).length === 0 ? valueTokens(tokeniseQuestion(t.text)) : [t],
+      t.kind === 'quoted' && vocab.lookupValue(normaliseValue(t.text), { allValues: true }).length === 0 ? valueTokens(tokeniseQuestion(t.text)) : [t],
     );
     for (let n = 3; n >= 1; n--) {
       for (let i = 0; i + n <= words.length; i++) {
         const span = words.slice(i, i + n);
         if (n === 1 && span[0].kind === 'word' && STOP_WORDS.has(span[0].lower)) continue;
-        const hits = vocab.lookupValue(normaliseValue(span.map((w) => w.text).join(' ')));
-        const tables = new Set(hits.map((h) => h.tableId));
+        const hits = vocab.lookupValue(normaliseValue(span.map((w) => w.text).join(' ')), { allValues: readsAsName(span) });
+        // Per table, its best hit: among a column's top values, else by hash only.
+        const tables = new Map<string, number>();
+        for (const h of hits) {
+          const m = h.hashed ? this.opts.valueMatch * this.opts.hashedValueFactor : this.opts.valueMatch;
+          if (m > (tables.get(h.tableId) ?? 0)) tables.set(h.tableId, m);
+        }
         if (tables.size === 0 || tables.size > this.opts.maxValueTables) continue;
         const ks = [...new Set(span.flatMap((w) => identifierTerms(w.lower)))].map((t) => termIndex.get(t)).filter((k): k is number => k !== undefined);
-        for (const id of tables) {
+        for (const [id, m] of tables) {
           const r = row(id);
           for (const k of ks) {
-            if (this.opts.valueMatch > r[k]) r[k] = this.opts.valueMatch;
+            if (m > r[k]) r[k] = m;
             lexical(id, k);
           }
         }

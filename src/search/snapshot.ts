@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { CatalogDatabase } from '../catalog/database.js';
 import {
+  decodeValueHashes,
   readColumnEmbeddings,
   readJoinEdges,
   readMajorityEmbeddingModel,
@@ -24,6 +25,8 @@ export interface SnapshotColumn {
   distinctEstimate: number;
   sampleValues: string[];
   topValues: string[];
+  /** Hashes of its values beyond `topValues` (`ColumnProfile.valueHashes`, ascending); absent or null when `topValues` holds them all. */
+  valueHashes?: Float64Array | null;
   minhash: number[];
   numericMin: number | null;
   numericMax: number | null;
@@ -142,6 +145,7 @@ export class LakeSnapshot {
           distinctEstimate: c.distinctEstimate,
           sampleValues: c.sampleValues,
           topValues: c.topValues,
+          valueHashes: decodeValueHashes(c.valueHashes),
           minhash: c.minhash,
           numericMin: c.numericMin,
           numericMax: c.numericMax,
@@ -187,6 +191,7 @@ export class LakeSnapshot {
           name: c.name,
           logicalType: c.logicalType,
           values: c.logicalType === 'text' ? c.topValues : [],
+          valueHashes: c.logicalType === 'text' ? c.valueHashes : null,
         })),
       }));
       this.vocabularyCache = new InMemoryVocabulary(vt);

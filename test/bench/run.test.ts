@@ -51,6 +51,15 @@ describe.skipIf(!spiderAvailable)('runBench: 3 Spider databases, PGlite, --limit
     expect(again.index.ingested).toBe(false);
   });
 
+  it('ingests again when an older profiler profiled a table: a run measures what this code reads of a column', async () => {
+    await db.sql.query('UPDATE lake_table SET profile_version = profile_version - 1 WHERE uri = (SELECT min(uri) FROM lake_table)');
+    const run = () => runBench({ lakeDir, db, embedder: new HashedNgramEmbedder(), methods: ['bm25'], budgets: [5], limit: 1, outFile: false });
+    const stale = await run();
+    expect(stale.index.ingested).toBe(true);
+    expect(stale.index.tablesIngested).toBe(1);
+    expect((await run()).index.ingested).toBe(false);
+  }, 120_000);
+
   it('passes engineOptions to the engine methods: floor 1 leaves every graft answer its core', async () => {
     await import('../../src/bench/graftMethods.js');
     const run = (engineOptions?: { minAlternateConfidence: number }) =>

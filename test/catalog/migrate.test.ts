@@ -17,6 +17,7 @@ const SHIPPED_CHECKSUMS: Record<string, string> = {
   '20261204010000_table_csv_options': 'd650bc7a78dae0393fb4bec31dfff811c792ff442c6f99d01e9d66134fabd4f4',
   '20261205000000_table_profile_version': '4d6f0eaf9fbee626c529e1610708293974b56bc8727439e37fdc5d81a6d1bd36',
   '20261205010000_synthesis_json': '3e48a640ae4aae5ef0d30bf5006e6ce93e89b05b8892be2ee77c1fb7f0da8631',
+  '20261206000000_column_value_hashes': '97c837b4d9f51ab1bdb539798e1057f5c282fa2f85879ab7bdc4a406c396297a',
 };
 
 describe('migrations/', () => {

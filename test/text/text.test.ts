@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_HASHED_VALUE_WORDS,
   NAME_INDEX_SPLIT,
   defaultLemmatiser,
   foldCase,
@@ -9,7 +10,9 @@ import {
   lemmatiseHeaderWord,
   ruleLemma,
   singularise,
+  normaliseValue,
   splitHeaderWords,
+  valueHash,
   splitIdentifier,
 } from '../../src/text/index.js';
 
@@ -108,5 +111,25 @@ describe('words that name Object.prototype members', () => {
       expect(typeof lemma('tostring')).toBe('string');
       expect(typeof lemma('__proto__')).toBe('string');
     }
+  });
+});
+
+describe('value forms and hashes (what the catalog files cells under, and a lookup computes)', () => {
+  it('gives a value the same form and hash however the question spells it', () => {
+    expect(normaliseValue(' Café-Noir, Ltd. ')).toBe('cafe noir ltd');
+    expect(valueHash('Hunter Zolomon')).toBe(valueHash('  hunter   ZOLOMON!'));
+    expect(valueHash('ACCT-211')).toBe(valueHash('acct 211'));
+  });
+
+  it('tells values apart in 52 bits, and has none for an empty value or a sentence', () => {
+    const words = Array.from({ length: 2000 }, (_, i) => `value ${i}`);
+    const hashes = words.map((w) => valueHash(w)!);
+    expect(new Set(hashes).size).toBe(words.length);
+    for (const h of hashes) expect(Number.isSafeInteger(h) && h >= 0 && h < 2 ** 52).toBe(true);
+    expect(valueHash('Hulk')).not.toBe(valueHash('hulk 2'));
+    expect(valueHash(' .,; ')).toBeUndefined();
+    const long = Array.from({ length: MAX_HASHED_VALUE_WORDS + 1 }, (_, i) => `w${i}`).join(' ');
+    expect(valueHash(long)).toBeUndefined();
+    expect(valueHash(long.split(' ').slice(1).join(' '))).toBeDefined();
   });
 });

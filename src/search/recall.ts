@@ -608,14 +608,20 @@ export class QuestionRecall {
     const vocab = this.index.snapshot.vocabulary();
     const termIndex = new Map(terms.map((t, k) => [t, k]));
     const valueTokens = (tokens: QuestionToken[]) => tokens.filter((t) => t.kind === 'word' || t.kind === 'quoted' || t.kind === 'number');
-    const words = valueTokens(tokeniseQuestion(question)).flatMap((t) =>
-      t.kind === 'quoted' && vocab.lookupValue(normaliseValue(t.text), { allValues: true }).length === 0 ? valueTokens(tokeniseQuestion(t.text)) : [t],
-    );
+    // The words of a quoted string that no cell holds whole are looked up among the top values
+    // only, like the question's lower-case words: one word of a name is a cell of many a column.
+    const quotedWords = new Set<QuestionToken>();
+    const words = valueTokens(tokeniseQuestion(question)).flatMap((t) => {
+      if (t.kind !== 'quoted' || vocab.lookupValue(normaliseValue(t.text), { allValues: true }).length > 0) return [t];
+      const inner = valueTokens(tokeniseQuestion(t.text));
+      for (const w of inner) quotedWords.add(w);
+      return inner;
+    });
     for (let n = 3; n >= 1; n--) {
       for (let i = 0; i + n <= words.length; i++) {
         const span = words.slice(i, i + n);
         if (n === 1 && span[0].kind === 'word' && STOP_WORDS.has(span[0].lower)) continue;
-        const hits = vocab.lookupValue(normaliseValue(span.map((w) => w.text).join(' ')), { allValues: readsAsName(span) });
+        const hits = vocab.lookupValue(normaliseValue(span.map((w) => w.text).join(' ')), { allValues: !span.some((w) => quotedWords.has(w)) && readsAsName(span) });
         // Per table, its best hit: among a column's top values, else by hash only.
         const tables = new Map<string, number>();
         for (const h of hits) {

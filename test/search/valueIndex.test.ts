@@ -75,5 +75,8 @@ describe.each(catalogBackends)('value hashes beyond the top values ($name)', (ba
     expect(quoted.match(player().id)![termOf(quoted)]).toBeGreaterThan(0);
     const plain = new QuestionRecall(LexicalIndex.of(snap), `which club did ${rare.toLowerCase()} play for?`);
     expect(termOf(plain) < 0 || (plain.match(player().id)?.[termOf(plain)] ?? 0) === 0).toBe(true);
+    // A quoted string no cell holds whole is looked up word by word among the top values only.
+    const inQuotes = new QuestionRecall(LexicalIndex.of(snap), `Which club did "The ${rare}" play for?`);
+    expect(termOf(inQuotes) < 0 || (inQuotes.match(player().id)?.[termOf(inQuotes)] ?? 0) === 0).toBe(true);
   });
 });

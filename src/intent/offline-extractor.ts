@@ -657,7 +657,9 @@ export class OfflineExtractor {
   /**
    * Fill in `grounding` on a graph that has none (an LLM's): entity labels against table names
    * (then synonyms), attribute labels against columns of the entity's tables (then any table),
-   * value literals against the value index. Existing grounding is kept.
+   * value literals against the value index, every value of a column (`allValues`): the graph says
+   * they are values, which is what `readsAsName` guesses for a question's own words. Existing
+   * grounding is kept.
    */
   ground(graph: IntentGraph): IntentGraph {
     const trees: IntentTree[] = graph.trees.map((tree) => {
@@ -674,7 +676,8 @@ export class OfflineExtractor {
         const literals = Array.isArray(attr.value.literal) ? attr.value.literal : [attr.value.literal];
         const hits: Grounding[] = [];
         for (const lit of literals) {
-          for (const l of this.vocabulary.lookupValue(String(lit).replace(/^%|%$/g, ''))) {
+          // The graph names it as a value: any cell may hold it, not only a column's top values.
+          for (const l of this.vocabulary.lookupValue(String(lit).replace(/^%|%$/g, ''), { allValues: true })) {
             if (!hits.some((h) => h.tableId === l.tableId && h.columnId === l.columnId)) {
               hits.push({ tableId: l.tableId, columnId: l.columnId, kind: 'value', score: VALUE_SCORE });
             }

@@ -7,7 +7,7 @@ import {
   intentAtoms,
   parseIntentGraph,
 } from '../../src/intent/index.js';
-import { ruleLemmatiser } from '../../src/text/index.js';
+import { ruleLemmatiser, valueHash } from '../../src/text/index.js';
 import { schoolLake } from './fixtures/school-lake.js';
 
 const extractor = new OfflineExtractor(schoolLake());
@@ -242,5 +242,26 @@ describe('OfflineExtractor', () => {
     expect(grounded.trees[1].entity.grounding![0]).toMatchObject({ tableId: 'school.students', kind: 'synonym' });
     expect(grounded.trees[1].attributes[0].grounding![0]).toMatchObject({ columnId: 'gpa' });
     expect(parseIntentGraph(grounded)).toEqual(grounded);
+  });
+
+  it("grounds a graph's value literal among a column's hashed values too, not only its top values", () => {
+    const heroes = new InMemoryVocabulary([
+      {
+        id: 'heroes.superhero',
+        name: 'superhero',
+        columns: [{ id: 'superhero_name', name: 'superhero_name', logicalType: 'text', values: ['Batman'], valueHashes: [valueHash('Hunter Zolomon')!] }],
+      },
+    ]);
+    const grounded = new OfflineExtractor(heroes).ground({
+      version: 1,
+      trees: [
+        {
+          entity: { id: 'hero', label: 'superhero' },
+          attributes: [{ id: 'hero.name', label: 'superhero name', value: { id: 'hero.name.v', operator: '=', literal: 'hunter zolomon' } }],
+        },
+      ],
+      edges: [],
+    });
+    expect(grounded.trees[0].attributes[0].value!.grounding).toEqual([{ tableId: 'heroes.superhero', columnId: 'superhero_name', kind: 'value', score: 0.9 }]);
   });
 });

@@ -7,9 +7,10 @@
  * catalog/scopedReader.ts, which api/catalog/reader.ts re-exports.)
  */
 import type { CatalogDatabase } from './database.js';
-export { decodeValueHashes } from './valueHashes.js';
 import { parseVectorLiteral } from './vector.js';
 import { visibleTable } from './visibility.js';
+
+export { decodeValueHashes } from './valueHashes.js';
 
 /** A stored join edge: from a foreign-key-like column into a key-like column. */
 export interface StoredJoinEdge {

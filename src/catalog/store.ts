@@ -3,9 +3,9 @@ import { PROFILE_VERSION } from '../lake/profileVersion.js';
 import type { ColumnProfile, LakeEntry, TableProfile } from '../lake/types.js';
 import type { GraphColumn, GraphEdges, GraphTable, JoinEdgeCandidate, UnionEdgeCandidate } from '../graph/types.js';
 import type { CatalogDatabase } from './database.js';
+import { encodeValueHashes } from './valueHashes.js';
 import { toVectorLiteral } from './vector.js';
 import { TableState } from './visibility.js';
-import { encodeValueHashes } from './valueHashes.js';
 
 /** Catalog-state key of the graph rules version (src/graph/rulesVersion.ts) the stored edges come from. */
 export const GRAPH_RULES_STATE_KEY = 'graph.rules';

@@ -33,10 +33,10 @@ export interface ColumnProfile {
   /** Up to `TOP_TEXT_VALUES` most frequent distinct text values, for the catalog's value index. */
   topValues: string[];
   /**
-   * A text column with more distinct values than `topValues` holds: the `valueHash` of each of
-   * them (up to `VALUE_HASH_CAP`, most frequent first), ascending, so the value index finds a cell
-   * the top values leave out ("Hulk" among 750 hero names) without the catalog keeping every cell
-   * as text. Absent when `topValues` holds every value, or for other types.
+   * A text column with more distinct values than `topValues` holds: the `valueHash` of each
+   * distinct value (the `VALUE_HASH_CAP` most frequent at most), ascending, so the value index
+   * finds a cell the top values leave out ("Hulk" among 750 hero names) without the catalog
+   * keeping every cell as text. Absent when `topValues` holds every value, or for other types.
    */
   valueHashes?: number[];
 }

@@ -21,8 +21,8 @@ export const MAX_HASHED_VALUE_WORDS = 8;
 
 /**
  * The hash the catalog keeps of a cell value beyond a column's stored top values, and that a
- * lookup computes for a question n-gram: 52 bits of two FNV-1a passes over the normalised form
- * (exact in a double; two values of a lake of a million distinct ones collide with a chance of
+ * lookup computes for a question n-gram: 52 bits of two multiplicative hashes (FNV-1a and a
+ * Murmur-style mix) over the normalised form (exact in a double; two values of a lake of a million distinct ones collide with a chance of
  * about 1 in 4.5 billion per lookup). Undefined for a value with no word or more than
  * `MAX_HASHED_VALUE_WORDS`.
  */

@@ -50,14 +50,28 @@ export async function listTableSummaries(db: CatalogDatabase, opts: { nameContai
   }));
 }
 
-/** Tables whose id, name or uri is `ref` (names are not unique in a lake: several may match). */
+/**
+ * Tables whose id, name or uri is `ref` (names are not unique in a lake: several may match), each
+ * column with `hashedValues`: how many distinct values the catalog keeps of it as hashes (0 when
+ * its top values hold them all), not the hashes themselves (8 bytes a value).
+ */
 export async function findTables(db: CatalogDatabase, ref: string) {
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
-  return db.prisma.lakeTable.findMany({
+  const tables = await db.prisma.lakeTable.findMany({
     where: { ...visibleTable, OR: [...(isUuid ? [{ id: ref }] : []), { name: ref }, { uri: ref }] },
-    include: { columns: { orderBy: { ordinal: 'asc' } } },
+    include: { columns: { orderBy: { ordinal: 'asc' }, omit: { valueHashes: true } } },
     orderBy: { uri: 'asc' },
   });
+  const ids = tables.flatMap((t) => t.columns.map((c) => c.id));
+  const counts = new Map<string, number>();
+  if (ids.length > 0) {
+    const rows = await db.sql.query<{ id: string; n: number }>(
+      'SELECT id::text AS id, (octet_length(value_hashes) / 8)::int AS n FROM lake_column WHERE id = ANY($1::uuid[]) AND value_hashes IS NOT NULL',
+      [ids],
+    );
+    for (const r of rows) counts.set(r.id, r.n);
+  }
+  return tables.map((t) => ({ ...t, columns: t.columns.map((c) => ({ ...c, hashedValues: counts.get(c.id) ?? 0 })) }));
 }
 
 export async function joinNeighbours(db: CatalogDatabase, tableId: string): Promise<JoinNeighbour[]> {

@@ -263,7 +263,8 @@ export class CatalogStore {
   async loadGraphTables(): Promise<GraphTable[]> {
     const tables = await this.db.prisma.lakeTable.findMany({
       orderBy: { uri: 'asc' },
-      include: { columns: { orderBy: { ordinal: 'asc' } } },
+      // The value hashes are no statistic of discovery: not read (8 bytes a value).
+      include: { columns: { orderBy: { ordinal: 'asc' }, omit: { valueHashes: true } } },
     });
     return tables.map((t) => ({
       id: t.id,

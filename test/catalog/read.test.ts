@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  findTables,
   readColumnCorpus,
   readColumnEmbeddings,
   readJoinEdges,
@@ -48,6 +49,16 @@ describe('catalog read path', () => {
       for (const p of u.alignment) expect(ids.has(p.columnAId) && ids.has(p.columnBId)).toBe(true);
     }
     expect((await readColumnCorpus(demo.db)).length).toBe(columns.length);
+  });
+
+  it("reads a table for `graft table` with how many values each column keeps as hashes, not the hashes", async () => {
+    const [player] = await findTables(demo.db, 'player');
+    const column = (name: string) => player.columns.find((c) => c.name === name)!;
+    expect(column('full_name').hashedValues).toBe(150);
+    expect(column('nationality').hashedValues).toBe(0);
+    expect(column('player_id').hashedValues).toBe(0);
+    for (const c of player.columns) expect(c).not.toHaveProperty('valueHashes');
+    expect(JSON.stringify(player, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)).length).toBeLessThan(20_000);
   });
 
   it('hides a pending table from the tables read and from the snapshot built on it', async () => {

@@ -192,9 +192,10 @@ export function registerCatalogCommands(program: Command): void {
         for (const { table: t, joins, unions } of out) {
           process.stdout.write(`\n${t.name}  (${t.format}, ${t.rowCount} rows, id ${t.id})\n  ${t.uri}\n`);
           printTable(
-            ['#', 'column', 'type', 'nulls', 'distinct', 'unique', 'samples'],
+            ['#', 'column', 'type', 'nulls', 'distinct', 'unique', 'hashed', 'samples'],
             t.columns.map((c) => [
               c.ordinal, c.name, c.logicalType, c.nullShare.toFixed(2), Math.round(c.distinctEstimate), c.uniqueness.toFixed(2),
+              c.hashedValues > 0 ? c.hashedValues : '',
               c.sampleValues.slice(0, 4).join(', '),
             ]),
           );

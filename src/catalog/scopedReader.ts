@@ -65,6 +65,8 @@ export interface ColumnRow {
   uniqueness: number;
   sampleValues: string[];
   topValues: string[];
+  /** Distinct values the catalog keeps as hashes (`lake_column.value_hashes`; 0 when the top values hold them all). */
+  hashedValues: number;
   numericMin: number | null;
   numericMax: number | null;
   avgLength: number;
@@ -115,7 +117,7 @@ const TABLE_SELECT = `t.id::text AS id, t.source_id::text AS source_id, s.root_p
 
 const COLUMN_SELECT = `c.id::text AS id, c.table_id::text AS table_id, t.name AS table_name, c.name, c.ordinal,
   c.logical_type, c.null_share, c.distinct_estimate, c.uniqueness, c.sample_values, c.top_values,
-  c.numeric_min, c.numeric_max, c.avg_length`;
+  COALESCE(octet_length(c.value_hashes) / 8, 0)::int AS hashed_values, c.numeric_min, c.numeric_max, c.avg_length`;
 
 type Raw = Record<string, unknown>;
 
@@ -163,6 +165,7 @@ function toColumn(r: Raw): ColumnRow {
     uniqueness: Number(r.uniqueness),
     sampleValues: (r.sample_values as string[] | null) ?? [],
     topValues: (r.top_values as string[] | null) ?? [],
+    hashedValues: Number(r.hashed_values),
     numericMin: num(r.numeric_min),
     numericMax: num(r.numeric_max),
     avgLength: Number(r.avg_length),

@@ -127,6 +127,12 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
       expect(r.data!.table).toMatchObject({ id, name: 'club', source: 'demo', format: 'csv', rowCount: 12 });
       expect(new Date(r.data!.table.ingestedAt).toISOString()).toBe(r.data!.table.ingestedAt);
       expect(r.data!.table.columns.map((c) => c.name)).toEqual(['club_id', 'club_name', 'city', 'founded']);
+      // How many values a column keeps as hashes beyond its top values: the player names (150 of them), none of the club's 12.
+      const hashed = await api.gql<{ table: { columns: { name: string; hashedValues: number }[] } }>('query($id: ID!) { table(id: $id) { columns { name hashedValues } } }', {
+        id: tableIds.get('player')!,
+      });
+      expect(hashed.errors).toBeUndefined();
+      expect(Object.fromEntries(hashed.data!.table.columns.map((c) => [c.name, c.hashedValues]))).toMatchObject({ player_id: 0, full_name: 150, nationality: 0 });
       for (const bad of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', "'; DROP TABLE lake_table; --"]) {
         const n = await api.gql('query($id: ID!) { table(id: $id) { id } }', { id: bad });
         expect(n.errors).toBeUndefined();

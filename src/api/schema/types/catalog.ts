@@ -75,6 +75,12 @@ export class Column {
   @Field(() => [String])
   topValues!: string[];
 
+  @Field(() => Int, {
+    description:
+      'Distinct values the catalog keeps of the column as hashes only (0 when topValues holds them all): a question that names one as a name (quoted or capitalised) finds the column by it.',
+  })
+  hashedValues!: number;
+
   @Field(() => Float, { nullable: true })
   numericMin!: number | null;
 

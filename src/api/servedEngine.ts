@@ -25,8 +25,5 @@ export interface ServedEngine {
   readiness?(): EngineReadiness;
 }
 
-export interface EngineReadiness {
-  ready: boolean;
-  /** What `/readyz` shows as `engine`: `warming-up` or `ready`. */
-  state: 'warming-up' | 'ready';
-}
+/** What `/readyz` shows as `engine`; only `ready` is sent traffic. */
+export type EngineReadiness = 'warming-up' | 'ready';

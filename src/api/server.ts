@@ -268,8 +268,8 @@ export async function createServer(opts: CreateServerOptions): Promise<GraftServ
           try {
             await withTimeout(opts.db.sql.query('SELECT 1'), 2_000);
             const engine = opts.engine.readiness?.();
-            if (engine && !engine.ready) sendJson(res, 503, JSON.stringify({ status: engine.state, database: opts.db.kind, engine: engine.state }), { 'retry-after': '1' });
-            else sendJson(res, 200, JSON.stringify({ status: 'ready', database: opts.db.kind, ...(engine ? { engine: engine.state } : {}) }));
+            if (engine && engine !== 'ready') sendJson(res, 503, JSON.stringify({ status: engine, database: opts.db.kind, engine }), { 'retry-after': '1' });
+            else sendJson(res, 200, JSON.stringify({ status: 'ready', database: opts.db.kind, ...(engine ? { engine } : {}) }));
           } catch (err) {
             reqLog.warn({ err }, 'readiness check failed');
             sendJson(res, 503, JSON.stringify({ status: 'unavailable' }));

@@ -60,7 +60,7 @@ describe.each(catalogBackends)('GraphQL API on $name', (backend) => {
         synthesize: (question, o) => engine.synthesize(question, o),
         explain: (args) => engine.explain(args),
         invalidate: () => engine.invalidate(),
-        readiness: () => (warm ? { ready: true, state: 'ready' } : { ready: false, state: 'warming-up' }),
+        readiness: () => (warm ? 'ready' : 'warming-up'),
       };
       const server = await startTestServer(db, gated);
       try {

@@ -43,7 +43,7 @@ export function registerServeCommand(program: Command): void {
         let warming = pool !== null && pool.warmupMs > 0;
         const engine: ServedEngine = pool
           ? {
-              readiness: () => (warming ? { ready: false, state: 'warming-up' } : { ready: true, state: 'ready' }),
+              readiness: () => (warming ? 'warming-up' : 'ready'),
               intentGraph: (question, o) => pool.intentGraph(question, o),
               synthesize: (question, o) => pool.synthesize(question, o),
               explain: (args) => pool.explain(args),

@@ -1,20 +1,18 @@
 import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from '../engine/types.js';
-import type { EnrichOptions, EnrichResult } from '../enrich/index.js';
+import type { Enrichment } from '../enrich/index.js';
 import type { IntentGraph } from '../intent/index.js';
 
 /**
  * What the server needs from the engine (src/engine): it receives one by injection, so tests
  * can run the API against a stand-in and the CLI against the real thing. Every call gets the
  * caller's `allowTable`: the engine must never look at, return or explain a table it rejects.
+ * Training-data enrichment (src/enrich's `Enrichment`) is optional, so that engines without it
+ * still serve the rest.
  */
-export interface ServedEngine {
+export interface ServedEngine extends Partial<Enrichment> {
   intentGraph(question: string, opts: { extractor?: 'offline' | 'llm'; allowTable?: TableFilter; signal?: AbortSignal }): Promise<IntentResult>;
   synthesize(question: string, opts: AskOptions): Promise<SynthesisResult>;
   explain(args: { question?: string; intent?: IntentGraph; tableIds: string[]; allowTable?: TableFilter; signal?: AbortSignal }): Promise<ScoreExplanation>;
-  /** Training-data enrichment (src/enrich); optional so that engines without it still serve the rest. */
-  enrich?(baseTableId: string, opts: EnrichOptions): Promise<EnrichResult>;
-  /** An enrichment asked for in words ("find tables that help predict price in houses"); null when the question is not one. */
-  enrichRequest?(question: string, opts: Omit<EnrichOptions, 'target'>): Promise<EnrichResult | null>;
   /** The catalog changed (ingest, delete): drop whatever the engine cached about it. */
   invalidate(): void;
   /**

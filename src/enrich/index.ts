@@ -10,10 +10,15 @@ import { enrichFromRequest } from './request.js';
 import type { EnrichWorkerTask } from './poolWorker.js';
 import type { EnrichOptions, EnrichResult } from './types.js';
 
+/** Training-data enrichment as an engine offers it (what the API's `enrich` and `enrichRequest` call). */
+export interface Enrichment {
+  enrich(baseTableId: string, opts: EnrichOptions): Promise<EnrichResult>;
+  /** An enrichment asked for in words ("find tables that help predict price in houses"); null when the question is not one. */
+  enrichRequest(question: string, opts: Omit<EnrichOptions, 'target'>): Promise<EnrichResult | null>;
+}
+
 /** The engine with `enrich` attached (what `graft serve` hands the API with the engine in-process; with its pool, `enrichOnPool`). */
-export function withEnrichment<E extends Engine>(
-  engine: E,
-): E & { enrich(baseTableId: string, opts: EnrichOptions): Promise<EnrichResult>; enrichRequest(question: string, opts: Omit<EnrichOptions, 'target'>): Promise<EnrichResult | null> } {
+export function withEnrichment<E extends Engine>(engine: E): E & Enrichment {
   return Object.assign(engine, {
     enrich: (baseTableId: string, opts: EnrichOptions) => enrichTable(engine, baseTableId, opts),
     enrichRequest: (question: string, opts: Omit<EnrichOptions, 'target'>) => enrichFromRequest(engine, question, opts),
@@ -28,10 +33,7 @@ const POOL_WORKER = new URL(import.meta.url.endsWith('.ts') ? './poolWorker.ts' 
  * the word lists stay off the server's thread (in-process, the first call loaded the word lists
  * there, about 0.6 s with every other request waiting, and each call's search held it).
  */
-export function enrichOnPool(pool: EnginePool): {
-  enrich(baseTableId: string, opts: EnrichOptions): Promise<EnrichResult>;
-  enrichRequest(question: string, opts: Omit<EnrichOptions, 'target'>): Promise<EnrichResult | null>;
-} {
+export function enrichOnPool(pool: EnginePool): Enrichment {
   const run = (task: EnrichWorkerTask, opts: Pick<EnrichOptions, 'allowTable' | 'signal'>) => pool.runInWorker(POOL_WORKER, task, opts.allowTable, opts.signal);
   return {
     enrich: async (baseTableId, { allowTable, signal, ...opts }) => (await run({ kind: 'enrich', baseTableId, opts }, { allowTable, signal })) as EnrichResult,

@@ -1,8 +1,7 @@
 // Runs in an engine pool worker (`EnginePool.runInWorker`), never on the server's thread. It
 // imports the worker module itself, not src/engine's index: the index does not export it, since
 // evaluating it outside a worker would load the word lists and read `workerData`.
-import { taskResultOfError, workerEngineFor, type WorkerTaskBase } from '../engine/engineWorker.js';
-import type { EngineTaskResult } from '../engine/engineWorker.js';
+import { taskResultOfError, workerEngineFor, type EngineTaskResult, type WorkerTaskBase } from '../engine/engineWorker.js';
 import { enrichTable } from './enrich.js';
 import { enrichFromRequest } from './request.js';
 import type { EnrichOptions } from './types.js';

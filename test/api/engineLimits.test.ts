@@ -49,7 +49,7 @@ describe.each(catalogBackends)('engine request limits on $name', (backend) => {
     expect(await healthy()).toBe(200);
   });
 
-  it('counts enrich and enrichRequest as engine fields: their search runs on the server thread', async () => {
+  it('counts enrich and enrichRequest as engine fields: each runs a search', async () => {
     const enrich = await api.gql(`query($t: ID!) { ${aliased(60, 'enrich(baseTable: $t, target: "amount", budget: 30) { sql }')} }`, { t: tables[0] });
     expect(enrich.status).toBe(400);
     expect(enrich.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'engineFields', max: 4, actual: 60 });

@@ -57,7 +57,7 @@ export class InMemoryVocabulary implements CatalogVocabulary {
   /** Every column's value hashes, ascending, beside the column each came from (`hashedAt`). */
   private readonly hashes: Float64Array;
   private readonly hashedAt: Int32Array;
-  private readonly hashedColumns: ValueLocation[] = [];
+  private readonly hashedColumns: ValueLocation[];
 
   constructor(tables: readonly InMemoryVocabularyTable[]) {
     this.tables = tables.map((t) => ({
@@ -65,35 +65,31 @@ export class InMemoryVocabulary implements CatalogVocabulary {
       name: t.name,
       columns: t.columns.map((c) => ({ id: c.id, name: c.name, logicalType: c.logicalType })),
     }));
-    let total = 0;
+    const hashed: { at: ValueLocation; hashes: ArrayLike<number> }[] = [];
     for (const table of tables) {
       for (const column of table.columns) {
         for (const value of column.values ?? []) this.addValue(value, table.id, column.id);
-        if (column.valueHashes && column.valueHashes.length > 0) {
-          this.hashedColumns.push({ tableId: table.id, columnId: column.id });
-          total += column.valueHashes.length;
-        }
+        if (column.valueHashes && column.valueHashes.length > 0) hashed.push({ at: { tableId: table.id, columnId: column.id }, hashes: column.valueHashes });
       }
     }
     // One array over all columns, sorted by hash: a lookup is one binary search, whatever the
-    // lake's width. Each column then claims a slot in its hash's run (a column lists a hash once).
-    this.hashes = new Float64Array(total);
-    let n = 0;
-    for (const table of tables) for (const column of table.columns) for (let i = 0; i < (column.valueHashes?.length ?? 0); i++) this.hashes[n++] = column.valueHashes![i];
-    this.hashes.sort();
-    this.hashedAt = new Int32Array(total).fill(-1);
-    let owner = 0;
-    for (const table of tables) {
-      for (const column of table.columns) {
-        if (!column.valueHashes || column.valueHashes.length === 0) continue;
-        for (let i = 0; i < column.valueHashes.length; i++) {
-          let at = lowerBound(this.hashes, column.valueHashes[i]);
-          while (this.hashedAt[at] !== -1) at++;
-          this.hashedAt[at] = owner;
-        }
-        owner++;
-      }
+    // lake's width. Each column then claims a free slot in the run of each of its hashes.
+    this.hashedColumns = hashed.map((h) => h.at);
+    this.hashes = new Float64Array(hashed.reduce((n, h) => n + h.hashes.length, 0));
+    let offset = 0;
+    for (const { hashes } of hashed) {
+      this.hashes.set(hashes, offset);
+      offset += hashes.length;
     }
+    this.hashes.sort();
+    this.hashedAt = new Int32Array(this.hashes.length).fill(-1);
+    hashed.forEach(({ hashes }, owner) => {
+      for (let i = 0; i < hashes.length; i++) {
+        let at = lowerBound(this.hashes, hashes[i]);
+        while (this.hashedAt[at] !== -1) at++;
+        this.hashedAt[at] = owner;
+      }
+    });
   }
 
   /** Index one more cell value (e.g. while streaming a profile). */

@@ -1,9 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryVocabulary } from '../../src/intent/vocabulary.js';
+import { valueHash } from '../../src/text/index.js';
 import { WordNetSynonyms } from '../../src/intent/wordnet.js';
 import { schoolLake } from './fixtures/school-lake.js';
 
 describe('InMemoryVocabulary', () => {
+  it('finds a hashed value in every column that holds it, a top value first, only when asked for all values', () => {
+    const h = (...values: string[]) => values.map((v) => valueHash(v)!);
+    const vocab = new InMemoryVocabulary([
+      { id: 'a', name: 'heroes', columns: [{ id: 'name', name: 'name', logicalType: 'text', valueHashes: h('Hulk', 'Storm', 'Rogue') }] },
+      {
+        id: 'b',
+        name: 'films',
+        columns: [
+          { id: 'title', name: 'title', logicalType: 'text', values: ['Hulk'], valueHashes: h('Hulk', 'Alien') },
+          { id: 'star', name: 'star', logicalType: 'text', valueHashes: h('Rogue', 'Storm') },
+        ],
+      },
+    ]);
+    expect(vocab.lookupValue('hulk')).toEqual([{ tableId: 'b', columnId: 'title' }]);
+    expect(vocab.lookupValue('hulk', { allValues: true })).toEqual([
+      { tableId: 'b', columnId: 'title' },
+      { tableId: 'a', columnId: 'name', hashed: true },
+    ]);
+    const storm = vocab.lookupValue('STORM', { allValues: true });
+    expect(storm).toHaveLength(2);
+    expect(storm).toEqual(expect.arrayContaining([{ tableId: 'a', columnId: 'name', hashed: true }, { tableId: 'b', columnId: 'star', hashed: true }]));
+    expect(vocab.lookupValue('Alien', { allValues: true })).toEqual([{ tableId: 'b', columnId: 'title', hashed: true }]);
+    expect(vocab.lookupValue('Batman', { allValues: true })).toEqual([]);
+  });
+
   it('finds values case- and spacing-insensitively, multi-word values included', () => {
     const vocab = schoolLake();
     expect(vocab.lookupValue('AIB')).toEqual([{ tableId: 'league.clubs', columnId: 'club_name' }]);

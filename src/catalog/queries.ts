@@ -1,4 +1,5 @@
 import type { CatalogDatabase } from './database.js';
+import { hashedValueCountSql } from './valueHashes.js';
 import { visibleTable } from './visibility.js';
 import { BadInputError } from '../util/errors.js';
 
@@ -66,7 +67,7 @@ export async function findTables(db: CatalogDatabase, ref: string) {
   const counts = new Map<string, number>();
   if (ids.length > 0) {
     const rows = await db.sql.query<{ id: string; n: number }>(
-      'SELECT id::text AS id, (octet_length(value_hashes) / 8)::int AS n FROM lake_column WHERE id = ANY($1::uuid[]) AND value_hashes IS NOT NULL',
+      `SELECT c.id::text AS id, ${hashedValueCountSql('c')} AS n FROM lake_column c WHERE c.id = ANY($1::uuid[])`,
       [ids],
     );
     for (const r of rows) counts.set(r.id, r.n);

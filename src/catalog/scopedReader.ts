@@ -1,5 +1,6 @@
 import type { CatalogDatabase } from './database.js';
 import type { CachedColumn, CatalogReadCache } from './readCache.js';
+import { hashedValueCountSql } from './valueHashes.js';
 import { visibleTableSql } from './visibility.js';
 
 /**
@@ -117,7 +118,7 @@ const TABLE_SELECT = `t.id::text AS id, t.source_id::text AS source_id, s.root_p
 
 const COLUMN_SELECT = `c.id::text AS id, c.table_id::text AS table_id, t.name AS table_name, c.name, c.ordinal,
   c.logical_type, c.null_share, c.distinct_estimate, c.uniqueness, c.sample_values, c.top_values,
-  COALESCE(octet_length(c.value_hashes) / 8, 0)::int AS hashed_values, c.numeric_min, c.numeric_max, c.avg_length`;
+  ${hashedValueCountSql('c')} AS hashed_values, c.numeric_min, c.numeric_max, c.avg_length`;
 
 type Raw = Record<string, unknown>;
 

@@ -17,7 +17,7 @@
  * alone (never written to the docs), e.g. to see what one synthesize costs each.
  *
  * --demo builds and ingests the demo lake into the catalog first when it holds no tables.
- * GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE and GRAFT_ENGINE_WARMUP_MS set the engine pool as for
+ * GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE, GRAFT_ENGINE_WARMUP_MS and GRAFT_ENGINE_TASKS_PER_WORKER set the engine pool as for
  * `graft serve`; the loads start once its warm-up is over, as on a server that has been up a few
  * seconds (GRAFT_ENGINE_WARMUP_MS=0: cold workers).
  */
@@ -182,7 +182,7 @@ const report = {
   catalog: db.description,
   tables,
   embedder: embedder.id,
-  engine: pool ? `worker pool, ${pool.threads} threads at nice +${pool.niceIncrement}, ${warmup && warmup.questions > 0 ? `warmed up on ${warmup.questions} questions from the catalog's names in ${warmup.ms} ms` : 'not warmed up'}` : 'in-process',
+  engine: pool ? `worker pool, ${pool.threads} threads at nice +${pool.niceIncrement}, ${pool.tasksPerWorker} calls per worker at once, ${warmup && warmup.questions > 0 ? `warmed up on ${warmup.questions} questions from the catalog's names in ${warmup.ms} ms` : 'not warmed up'}` : 'in-process',
   connections,
   rssMiB: { before: rssBefore, after: rssMiB() },
   durationSeconds: durationS,

@@ -1,4 +1,4 @@
-import { threadId, workerData } from 'node:worker_threads';
+import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
 import { createEmbedder, type EmbedderConfig } from '../embed/index.js';
 import type { IntentGraph } from '../intent/index.js';
 import { ErrorCode, GraftError } from '../util/errors.js';
@@ -14,6 +14,8 @@ import type { AskOptions, TableFilter } from './types.js';
  */
 export interface EngineWorkerData {
   embedder: EmbedderConfig;
+  /** The broadcast channel on which the pool names cancelled calls (their `cancelId`). */
+  cancellationChannel: string;
 }
 
 /** What crosses the thread boundary: plain data (a grant becomes the list of visible table ids). */
@@ -33,6 +35,8 @@ export interface EngineWorkerStatus {
   languageResources: ReturnType<typeof languageResourcesLoaded>;
   /** Why the word lists failed to load when the worker started (null: they loaded). */
   languageResourcesError: TaskError | null;
+  /** Calls this worker ended early because the pool cancelled them (they stopped at a checkpoint, or before they began). */
+  cancelledCalls: number;
 }
 
 /** What every engine task carries, also a task `EnginePool.runInWorker` sends to another module. */
@@ -41,6 +45,8 @@ export interface WorkerTaskBase {
   snapshot: SharedArrayBuffer;
   /** Table ids the caller may see; null: all. */
   visible: string[] | null;
+  /** Set when the call stops at the engine's checkpoints once the pool names it as cancelled. */
+  cancelId?: number;
 }
 
 /** A GraftError does not survive structured cloning as itself: it travels as its fields. */
@@ -88,22 +94,64 @@ function engineFor(task: WorkerTaskBase): Engine {
   return current.engine;
 }
 
+/**
+ * Calls running here that the pool may cancel, by `cancelId`, and the ids named before their call
+ * arrived (the channel and piscina's port are not ordered with each other), oldest first.
+ */
+const cancellable = new Map<number, AbortController>();
+const cancelledEarly = new Set<number>();
+let cancelledCalls = 0;
+const CANCELLED_EARLY_KEPT = 1024;
+const cancellations = new BroadcastChannel((workerData as EngineWorkerData).cancellationChannel);
+cancellations.unref();
+cancellations.onmessage = (event) => {
+  const id = (event as { data: number }).data;
+  const controller = cancellable.get(id);
+  if (controller) return controller.abort(new CallCancelledError());
+  cancelledEarly.add(id);
+  if (cancelledEarly.size > CANCELLED_EARLY_KEPT) cancelledEarly.delete(cancelledEarly.values().next().value!);
+};
+
+/** Ends a call the pool cancelled (its caller was answered already: nobody reads this). */
+class CallCancelledError extends GraftError {
+  constructor() {
+    super(ErrorCode.TIMEOUT, 'the call was cancelled');
+  }
+}
+
 export default async function runEngineTask(task: EngineTask): Promise<EngineTaskResult> {
   if (task.kind === 'status') {
-    const status: EngineWorkerStatus = { threadId, generation: current?.generation ?? null, languageResources: languageResourcesLoaded(), languageResourcesError };
+    const status: EngineWorkerStatus = { threadId, generation: current?.generation ?? null, languageResources: languageResourcesLoaded(), languageResourcesError, cancelledCalls };
     return { ok: status };
   }
+  const { cancelId } = task;
+  if (cancelId === undefined) return runTask(task, undefined);
+  if (cancelledEarly.delete(cancelId)) {
+    cancelledCalls++;
+    return taskResultOfError(new CallCancelledError());
+  }
+  const controller = new AbortController();
+  cancellable.set(cancelId, controller);
+  try {
+    return await runTask(task, controller.signal);
+  } finally {
+    cancellable.delete(cancelId);
+    if (controller.signal.aborted) cancelledCalls++;
+  }
+}
+
+async function runTask(task: Exclude<EngineTask, { kind: 'status' }>, signal: AbortSignal | undefined): Promise<EngineTaskResult> {
   const { engine, allowTable } = workerEngineFor(task);
   try {
     if (task.kind === 'synthesize') {
       // The search trace (every table the search could have chosen, every alternate offered) is a
       // diagnostic the API never serves: it stays here rather than cross to the server's thread.
-      const { search: _trace, ...result } = await engine.synthesize(task.question, { ...task.opts, allowTable });
+      const { search: _trace, ...result } = await engine.synthesize(task.question, { ...task.opts, allowTable, signal });
       return { ok: result };
     }
-    if (task.kind === 'explain') return { ok: await engine.explain({ ...task.args, allowTable }) };
+    if (task.kind === 'explain') return { ok: await engine.explain({ ...task.args, allowTable, signal }) };
     if (task.kind === 'warmup') return { ok: await warmUp(engine, task.count, task.offset) };
-    return { ok: await engine.intentGraph(task.question, { ...task.opts, allowTable }) };
+    return { ok: await engine.intentGraph(task.question, { ...task.opts, allowTable, signal }) };
   } catch (err) {
     return taskResultOfError(err);
   }

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { BroadcastChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { CatalogDatabase } from '../catalog/database.js';
 import { embedderConfigFromEnv, type EmbedderConfig } from '../embed/index.js';
@@ -8,7 +10,7 @@ import type { IntentGraph } from '../intent/index.js';
 import { LakeSnapshot } from '../search/index.js';
 import { envInt } from '../util/env.js';
 import { ErrorCode, GraftError } from '../util/errors.js';
-import type { EngineTask, EngineTaskResult, EngineWorkerData, EngineWorkerStatus, TaskError } from './engineWorker.js';
+import type { EngineTask, EngineTaskResult, EngineWorkerData, EngineWorkerStatus, TaskError, WorkerTaskBase } from './engineWorker.js';
 import { encodeSnapshot } from './snapshotTransfer.js';
 import type { AskOptions, IntentResult, ScoreExplanation, SynthesisResult, TableFilter } from './types.js';
 
@@ -22,19 +24,37 @@ export interface EnginePoolOptions {
   niceIncrement?: number;
   /** How long `warmUp()` runs by default (default `DEFAULT_ENGINE_WARMUP_MS`; 0: it does nothing). */
   warmupMs?: number;
+  /**
+   * Engine calls a worker is handed at once (default `DEFAULT_ENGINE_TASKS_PER_WORKER`; see
+   * there). Calls that can only be stopped by terminating their worker always run alone.
+   */
+  tasksPerWorker?: number;
 }
 
 /**
- * The engine workers run at the server's priority unless told otherwise. A nice increment puts
- * health probes, catalog queries and the request pipeline ahead of the engine on busy cores: at
- * +5 (the default until the eighth 2026-12-05 session) /healthz p99 went from 58 to 30 ms and the
- * catalog query from 795 to 1,221 req/s under the API load bench, when each request cost the main
- * thread far more. Since it costs less, +5 mostly hands the cores to the catalog query's closed
- * loop: on the same machine, 60 s, synthesize / catalog query req/s / /healthz p99 ms at +5
- * 200 / 2,168 / 18, at 0 248 / 2,000 / 19 (docs/BENCHMARKS.md, "API load"). `GRAFT_ENGINE_NICE`
- * sets it.
+ * The engine workers run at a lower priority than the server's main thread, so health probes,
+ * catalog queries and the request pipeline go ahead of the engine on busy cores. While a worker
+ * had one call at a time it waited for the main thread between calls, and +5 (the default until
+ * the eighth 2026-12-05 session) mostly starved it: synthesize 200 req/s at +5, 248 at 0. With
+ * calls queued in each worker (`DEFAULT_ENGINE_TASKS_PER_WORKER`) the workers are busy whenever
+ * there is work, and the increment only splits the cores: three calls per worker, 30 s of the
+ * API load bench's mixed load, synthesize / catalog query req/s at 0 403 / 1,447, at +3 396 /
+ * 1,846, at +5 377 / 1,889 (docs/BENCHMARKS.md, "API load"). `GRAFT_ENGINE_NICE` sets it.
  */
-export const DEFAULT_ENGINE_NICE = 0;
+export const DEFAULT_ENGINE_NICE = 5;
+
+/**
+ * Engine calls handed to a worker at once. Piscina gives a worker its next task only once the
+ * server's main thread has taken the worker's last answer, so with one task each a worker idled
+ * whenever the main thread was busy with other requests. Under the API load bench's mixed load the
+ * two workers ran about 28% of the time each while 50 syntheses waited: a synthesize spent 230-250
+ * ms in its engine call, of which the engine's own work is about 3 ms. With a few calls queued in
+ * the worker it moves on to the next at once. Three: 30 s of the mixed load at nice +5,
+ * synthesize / catalog query req/s with one call per worker 205 / 2,378, two 301 / 2,061, three
+ * 377 / 1,889, four 406 / 1,731. The calls in one worker interleave at the engine's checkpoints
+ * (`src/search/cancel.ts`), which is also where a cancelled one stops (`EnginePool`).
+ */
+export const DEFAULT_ENGINE_TASKS_PER_WORKER = 3;
 
 /** Questions per warm-up task: a few milliseconds each on a small catalog, so real calls interleave. */
 const WARMUP_TASK_QUESTIONS = 4;
@@ -48,14 +68,28 @@ export const DEFAULT_ENGINE_WARMUP_MS = 10_000;
 /**
  * The pool's settings from the environment, as `graft serve` and the API load bench run it:
  * GRAFT_ENGINE_WORKERS (unset: null, one thread per core; 0: no pool, the engine in-process; n
- * threads, at most 256), GRAFT_ENGINE_NICE (unset: `DEFAULT_ENGINE_NICE`; 0..19) and
- * GRAFT_ENGINE_WARMUP_MS (unset: `DEFAULT_ENGINE_WARMUP_MS`; 0: no warm-up).
+ * threads, at most 256), GRAFT_ENGINE_NICE (unset: `DEFAULT_ENGINE_NICE`; 0..19),
+ * GRAFT_ENGINE_WARMUP_MS (unset: `DEFAULT_ENGINE_WARMUP_MS`; 0: no warm-up) and
+ * GRAFT_ENGINE_TASKS_PER_WORKER (unset: `DEFAULT_ENGINE_TASKS_PER_WORKER`; 1..64).
  */
-export function enginePoolSettingsFromEnv(env: NodeJS.ProcessEnv): { threads: number | null; niceIncrement?: number; warmupMs: number } {
+export function enginePoolSettingsFromEnv(env: NodeJS.ProcessEnv): { threads: number | null; niceIncrement?: number; warmupMs: number; tasksPerWorker: number } {
   const threads = envInt(env, 'GRAFT_ENGINE_WORKERS', 0, 256);
   const niceIncrement = envInt(env, 'GRAFT_ENGINE_NICE', 0, 19);
   const warmupMs = envInt(env, 'GRAFT_ENGINE_WARMUP_MS', 0, 600_000) ?? DEFAULT_ENGINE_WARMUP_MS;
-  return { threads: threads ?? null, ...(niceIncrement !== undefined ? { niceIncrement } : {}), warmupMs };
+  const tasksPerWorker = envInt(env, 'GRAFT_ENGINE_TASKS_PER_WORKER', 1, 64) ?? DEFAULT_ENGINE_TASKS_PER_WORKER;
+  return { threads: threads ?? null, ...(niceIncrement !== undefined ? { niceIncrement } : {}), warmupMs, tasksPerWorker };
+}
+
+/**
+ * Can a cancelled call stop at the engine's next checkpoint? Everything the engine does between
+ * two checkpoints is computation on the worker's thread, except the DuckDB preview (which nothing
+ * interrupts), the LLM extractor's request and modules run by `runInWorker`: those calls stop
+ * only by terminating their worker, so piscina runs them alone on one.
+ */
+function stopsAtCheckpoints(task: { kind?: unknown; opts?: unknown }, filename: string | undefined): boolean {
+  if (filename) return false;
+  const opts = (task.opts ?? {}) as { preview?: number; extractor?: string };
+  return !(opts.preview && opts.preview > 0) && (opts.extractor ?? 'offline') === 'offline';
 }
 
 /** A worker's error as the GraftError it was (see `TaskError`). */
@@ -71,8 +105,12 @@ function graftErrorOf(e: TaskError): GraftError {
  * process): it loads the snapshot, encodes it once into a SharedArrayBuffer (snapshotTransfer.ts)
  * and hands that buffer to every task; `invalidate` (ingest, delete, grants) bumps the generation
  * so each worker decodes the new one on its next task. A grant is sent as the visible table ids.
- * An aborted call (AskOptions.signal) is cancelled by piscina: a queued task is dropped, a
- * running one's worker is terminated and replaced, which frees it at once.
+ * Cancellation (AskOptions.signal): the caller is answered with the signal's reason at once.
+ * A call that stops at the engine's checkpoints (`stopsAtCheckpoints`) is told so on a broadcast
+ * channel the workers listen to, and ends at its next checkpoint: the worker stays, warm, and the
+ * calls queued with it go on. Any other call goes to piscina with the signal: a queued one is
+ * dropped, a running one's worker is terminated and replaced (a fresh worker is cold: README,
+ * "Warm-up").
  *
  * Workers answer with the heuristic value function; the learned one stays with the in-process
  * engine (`createEngine`).
@@ -84,6 +122,11 @@ export class EnginePool {
   readonly niceIncrement: number;
   /** How long `warmUp()` runs when not told. */
   readonly warmupMs: number;
+  /** Engine calls handed to a worker at once (`DEFAULT_ENGINE_TASKS_PER_WORKER`). */
+  readonly tasksPerWorker: number;
+  /** Where the server tells the workers which calls were cancelled (a call's `cancelId`). */
+  private readonly cancellations: BroadcastChannel;
+  private lastCancelId = 0;
   private generation = 0;
   private closed = false;
   private loaded: Promise<{ generation: number; snapshot: LakeSnapshot; shared: SharedArrayBuffer }> | null = null;
@@ -96,16 +139,26 @@ export class EnginePool {
     const threads = (this.threads = Math.max(1, options.threads ?? availableParallelism()));
     this.niceIncrement = options.niceIncrement ?? DEFAULT_ENGINE_NICE;
     this.warmupMs = options.warmupMs ?? DEFAULT_ENGINE_WARMUP_MS;
+    this.tasksPerWorker = Math.max(1, options.tasksPerWorker ?? DEFAULT_ENGINE_TASKS_PER_WORKER);
     const filename = new URL(import.meta.url.endsWith('.ts') ? './engineWorker.ts' : './engineWorker.js', import.meta.url).href;
-    const workerData: EngineWorkerData = { embedder };
+    // One channel per pool: two pools in one process (tests) must not cancel each other's calls.
+    const workerData: EngineWorkerData = { embedder, cancellationChannel: `graft-engine-cancel-${randomUUID()}` };
+    this.cancellations = new BroadcastChannel(workerData.cancellationChannel);
+    this.cancellations.unref();
     this.pool = new Piscina({
       filename,
       minThreads: threads,
       maxThreads: threads,
+      concurrentTasksPerWorker: this.tasksPerWorker,
       workerData,
       niceIncrement: this.niceIncrement,
       // Run from source (tsx, vitest): the worker needs tsx's loader to import a .ts file.
       execArgv: filename.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [],
+    });
+    // Closing terminates the workers: an answer already on its way from one has no task left to
+    // go to, and piscina reports it as an error event. After close nobody waits for it.
+    this.pool.on('error', (err: unknown) => {
+      if (!this.closed) throw err;
     });
   }
 
@@ -115,8 +168,8 @@ export class EnginePool {
    * the engine then runs in-process.
    */
   static fromEnv(db: CatalogDatabase, env: NodeJS.ProcessEnv): EnginePool | null {
-    const { threads, niceIncrement, warmupMs } = enginePoolSettingsFromEnv(env);
-    return threads === 0 ? null : new EnginePool(db, embedderConfigFromEnv(env), { threads: threads ?? undefined, niceIncrement, warmupMs });
+    const { threads, niceIncrement, warmupMs, tasksPerWorker } = enginePoolSettingsFromEnv(env);
+    return threads === 0 ? null : new EnginePool(db, embedderConfigFromEnv(env), { threads: threads ?? undefined, niceIncrement, warmupMs, tasksPerWorker });
   }
 
   invalidate(): void {
@@ -126,6 +179,7 @@ export class EnginePool {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.cancellations.close();
     await this.pool.destroy();
   }
 
@@ -193,15 +247,42 @@ export class EnginePool {
     const { generation, snapshot, shared } = await this.current();
     const visible = allow ? snapshot.tables.filter((t) => allow({ id: t.id, name: t.name, uri: t.uri, sourceRoot: t.sourceRoot })).map((t) => t.id) : null;
     let r: EngineTaskResult;
-    try {
-      r = await this.pool.run({ ...task, generation, snapshot: shared, visible }, { signal, ...(filename ? { filename } : {}) });
-    } catch (err) {
-      // Piscina rejects an aborted task with its own AbortError: the caller wants its reason.
-      if (signal?.aborted) throw signal.reason;
-      throw err;
+    if (signal && stopsAtCheckpoints(task, filename)) {
+      r = await this.runCancellable({ ...task, generation, snapshot: shared, visible, cancelId: ++this.lastCancelId }, signal);
+    } else {
+      try {
+        r = await this.pool.run({ ...task, generation, snapshot: shared, visible }, { signal, ...(filename ? { filename } : {}) });
+      } catch (err) {
+        // Piscina rejects an aborted task with its own AbortError: the caller wants its reason.
+        if (signal?.aborted) throw signal.reason;
+        throw err;
+      }
     }
     if ('error' in r) throw graftErrorOf(r.error);
     return r.ok;
+  }
+
+  /**
+   * A call that stops at the engine's checkpoints, without piscina's signal (which would keep
+   * its worker from taking other calls). On abort the caller gets the signal's reason at once and
+   * the workers hear the call's id; the one running it ends it at its next checkpoint, and its
+   * answer, if it still comes, is dropped.
+   */
+  private runCancellable(task: WorkerTaskBase & { cancelId: number }, signal: AbortSignal): Promise<EngineTaskResult> {
+    const running = this.pool.run(task) as Promise<EngineTaskResult>;
+    return new Promise<EngineTaskResult>((resolve, reject) => {
+      const onAbort = () => {
+        this.cancellations.postMessage(task.cancelId);
+        running.catch(() => {});
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      running.then(
+        (r) => (signal.removeEventListener('abort', onAbort), resolve(r)),
+        (err: unknown) => (signal.removeEventListener('abort', onAbort), reject(err)),
+      );
+    });
   }
 
   /** What the worker that takes this call has loaded (diagnostics: no snapshot is loaded or sent, no engine code runs). */

@@ -5,14 +5,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCatalog } from '../../src/catalog/index.js';
 import { embedderConfigFromEnv } from '../../src/embed/index.js';
-import { createEngine, DEFAULT_ENGINE_WARMUP_MS, EnginePool, enginePoolSettingsFromEnv, warmupQuestions, type Engine } from '../../src/engine/index.js';
+import { createEngine, DEFAULT_ENGINE_TASKS_PER_WORKER, DEFAULT_ENGINE_WARMUP_MS, EnginePool, enginePoolSettingsFromEnv, warmupQuestions, type Engine } from '../../src/engine/index.js';
 import { BadInputError } from '../../src/util/errors.js';
 import { openDemoCatalog, type DemoCatalog } from '../support/demoLake.js';
 
 /**
  * The engine pool (worker threads holding a shipped snapshot) answers exactly as the
- * in-process engine, keeps error classes across the thread boundary, honours grants, and
- * survives a call cancelled while it runs; its workers run at a lower priority than the server.
+ * in-process engine (also with several calls in one worker), keeps error classes across the
+ * thread boundary, honours grants, and survives a call cancelled while it runs (stopped at a
+ * checkpoint, or its worker replaced); its workers run at a lower priority than the server.
  */
 
 /** Nice values of this process's threads (Linux: /proc/self/task/<tid>/stat, field 19). */
@@ -31,7 +32,7 @@ describe('engine pool on the demo lake', () => {
   beforeAll(async () => {
     demo = await openDemoCatalog();
     local = createEngine(demo.db, demo.embedder, { valueModel: 'off' });
-    // Below the main thread's priority (not the default, 0), so the priority test has something to see.
+    // Below the main thread's priority (as by default), so the priority test has something to see.
     pool = new EnginePool(demo.db, embedderConfigFromEnv({}), { threads: 2, niceIncrement: 5 });
   });
   afterAll(async () => {
@@ -71,15 +72,52 @@ describe('engine pool on the demo lake', () => {
     expect(after.tables.length).toBeGreaterThan(0);
   });
 
+  it('stops a cancelled call at its next checkpoint and keeps the worker, warm, for the next call', async () => {
+    // One call at a time: the status call waits until the cancelled one has left the worker.
+    const single = new EnginePool(demo.db, embedderConfigFromEnv({}), { threads: 1, warmupMs: 0, tasksPerWorker: 1 });
+    try {
+      const first = await single.workerStatus();
+      expect(first.cancelledCalls).toBe(0);
+      const q = demo.gold.questions.find((x) => x.tables.length >= 3)!;
+      const controller = new AbortController();
+      const reason = new Error('timed out');
+      const call = single.synthesize(q.question, { budget: 30, beamWidth: 32, signal: controller.signal });
+      setTimeout(() => controller.abort(reason), 5);
+      await expect(call).rejects.toBe(reason);
+      const after = await single.workerStatus();
+      expect(after).toMatchObject({ threadId: first.threadId, cancelledCalls: 1 });
+      const next = await single.synthesize(q.question, { budget: 10 });
+      expect(next.tables.length).toBeGreaterThan(0);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('runs several calls at once in one worker with the answers of one at a time', async () => {
+    const interleaved = new EnginePool(demo.db, embedderConfigFromEnv({}), { threads: 1, warmupMs: 0, tasksPerWorker: 4 });
+    try {
+      const answers = await Promise.all(demo.gold.questions.map((q) => interleaved.synthesize(q.question, { budget: 10 })));
+      for (const [i, q] of demo.gold.questions.entries()) {
+        const a = await local.synthesize(q.question, { budget: 10 });
+        const b = answers[i];
+        expect({ id: q.id, tables: b.tables, score: b.score, sql: b.plan.sql }).toEqual({ id: q.id, tables: a.tables, score: a.score, sql: a.plan.sql });
+      }
+    } finally {
+      await interleaved.close();
+    }
+  });
+
   it('loads its word lists before a worker takes its first task, also in a worker replacing one a cancelled call killed', async () => {
     const single = new EnginePool(demo.db, embedderConfigFromEnv({}), { threads: 1, warmupMs: 0 });
     try {
       const loaded = { lemmatiser: true, wordVectors: true, wordNet: true };
       const first = await single.workerStatus();
       expect(first).toMatchObject({ generation: null, languageResources: loaded });
+      // A call with preview rows runs DuckDB, which no checkpoint interrupts: cancelling it
+      // terminates its worker.
       const q = demo.gold.questions.find((x) => x.tables.length >= 3)!;
       const controller = new AbortController();
-      const call = single.synthesize(q.question, { budget: 30, beamWidth: 32, signal: controller.signal });
+      const call = single.synthesize(q.question, { budget: 30, beamWidth: 32, preview: 5, signal: controller.signal });
       setTimeout(() => controller.abort(new Error('cancelled')), 5);
       await expect(call).rejects.toThrow('cancelled');
       const replacement = await single.workerStatus();
@@ -124,7 +162,7 @@ describe('engine pool on the demo lake', () => {
 
   it('reads GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE and GRAFT_ENGINE_WARMUP_MS, naming the variable when it is bad', () => {
     const nice = (v: string) => enginePoolSettingsFromEnv({ GRAFT_ENGINE_NICE: v }).niceIncrement;
-    expect(enginePoolSettingsFromEnv({})).toEqual({ threads: null, warmupMs: DEFAULT_ENGINE_WARMUP_MS });
+    expect(enginePoolSettingsFromEnv({})).toEqual({ threads: null, warmupMs: DEFAULT_ENGINE_WARMUP_MS, tasksPerWorker: DEFAULT_ENGINE_TASKS_PER_WORKER });
     expect(enginePoolSettingsFromEnv({}).niceIncrement).toBeUndefined();
     expect(nice('0')).toBe(0);
     expect(nice('19')).toBe(19);
@@ -137,6 +175,8 @@ describe('engine pool on the demo lake', () => {
     expect(() => enginePoolSettingsFromEnv({ GRAFT_ENGINE_WORKERS: '257' })).toThrow(/GRAFT_ENGINE_WORKERS/);
     expect(enginePoolSettingsFromEnv({ GRAFT_ENGINE_WARMUP_MS: '0' }).warmupMs).toBe(0);
     expect(() => enginePoolSettingsFromEnv({ GRAFT_ENGINE_WARMUP_MS: 'soon' })).toThrow(/GRAFT_ENGINE_WARMUP_MS/);
+    expect(enginePoolSettingsFromEnv({ GRAFT_ENGINE_TASKS_PER_WORKER: '1' }).tasksPerWorker).toBe(1);
+    expect(() => enginePoolSettingsFromEnv({ GRAFT_ENGINE_TASKS_PER_WORKER: '0' })).toThrow(/GRAFT_ENGINE_TASKS_PER_WORKER/);
   });
 
   it('warms its workers up on questions made from the catalog names, while real calls still get through', async () => {

@@ -77,7 +77,7 @@ export function registerServeCommand(program: Command): void {
           },
         });
         process.stderr.write(
-          `graft serve: engine ${pool ? `on ${pool.threads} worker threads` : status.model ? 'in-process (learned value model)' : 'in-process (GRAFT_ENGINE_WORKERS=0)'}\n`,
+          `graft serve: engine ${pool ? `on ${pool.threads} worker threads, ${pool.tasksPerWorker} calls each at once` : status.model ? 'in-process (learned value model)' : 'in-process (GRAFT_ENGINE_WORKERS=0)'}\n`,
         );
         process.stderr.write(
           `graft serve: value function ${status.defaultValueFunction}${status.model ? ` (model ${status.model.id}, ${status.provider})` : status.reason ? ` (${status.reason})` : ''}\n`,

@@ -1,4 +1,4 @@
-import { checkpoint } from './cancel.js';
+import { checkpoint, checkpointIfDue } from './cancel.js';
 import type { Region } from './region.js';
 import { COPY_REDUNDANCY } from './rerank.js';
 import type { SynthesisModel } from './synthesisModel.js';
@@ -44,9 +44,25 @@ export async function beamSearch(model: SynthesisModel, region: Region, valueFn:
   for (let depth = 1; depth < opts.budget && beam.length > 0; depth++) {
     await checkpoint(opts.signal);
     const candidates: { state: SearchState; action: SearchAction; q: number }[] = [];
-    const frontier = beam.map((state) => ({ state, actions: admissibleActions(model, state, ctx, opts) })).filter((f) => f.actions.length > 0);
+    // One depth of a wide beam is long (about 150 ms at B = 32, L = 30 on the Spider lake): the
+    // states' actions and scores give the event loop a turn when one is due, so a cancelled call
+    // stops within that and interleaved calls are not held up.
+    const frontier: { state: SearchState; actions: SearchAction[] }[] = [];
+    for (const state of beam) {
+      await checkpointIfDue(opts.signal);
+      const actions = admissibleActions(model, state, ctx, opts);
+      if (actions.length > 0) frontier.push({ state, actions });
+    }
     // A value function that can batch scores the whole beam step at once (one inference call).
-    const scores = valueFn.scoreFrontier ? await valueFn.scoreFrontier(frontier, ctx) : await Promise.all(frontier.map((f) => valueFn.score(f.state, f.actions, ctx)));
+    let scores: Float64Array[];
+    if (valueFn.scoreFrontier) scores = await valueFn.scoreFrontier(frontier, ctx);
+    else {
+      scores = [];
+      for (const f of frontier) {
+        await checkpointIfDue(opts.signal);
+        scores.push(await valueFn.score(f.state, f.actions, ctx));
+      }
+    }
     frontier.forEach(({ state, actions }, k) => {
       evaluations += actions.length;
       actions.forEach((action, i) => candidates.push({ state, action, q: scores[k][i] }));
@@ -62,6 +78,7 @@ export async function beamSearch(model: SynthesisModel, region: Region, valueFn:
       taken.add(key);
       let s = seen.get(key);
       if (!s) {
+        await checkpointIfDue(opts.signal);
         s = { tables, utility: model.utility(tables) };
         evaluations++;
         seen.set(key, s);

@@ -44,9 +44,10 @@ export async function beamSearch(model: SynthesisModel, region: Region, valueFn:
   for (let depth = 1; depth < opts.budget && beam.length > 0; depth++) {
     await checkpoint(opts.signal);
     const candidates: { state: SearchState; action: SearchAction; q: number }[] = [];
-    // One depth of a wide beam is long (about 150 ms at B = 32, L = 30 on the Spider lake): the
-    // states' actions and scores give the event loop a turn when one is due, so a cancelled call
-    // stops within that and interleaved calls are not held up.
+    // One depth of a wide beam is long (the engine held its thread up to 214 ms at B = 32, L = 30
+    // on Spider dev with turns between depths only: bench/engine-stalls.ts): the states' actions
+    // and scores give the event loop a turn when one is due, so a cancelled call stops soon and
+    // the calls interleaved with it in a pool worker are not held up.
     const frontier: { state: SearchState; actions: SearchAction[] }[] = [];
     for (const state of beam) {
       await checkpointIfDue(opts.signal);

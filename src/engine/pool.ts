@@ -227,6 +227,7 @@ export class EnginePool {
     return this.loaded;
   }
 
+  /** The engine's own tasks, type-checked as such (`runInWorker` sends any module's). */
   private async run(task: DistributiveOmit<EngineTask, 'generation' | 'snapshot' | 'visible'>, allow: TableFilter | undefined, signal?: AbortSignal): Promise<unknown> {
     return this.runTask(task, allow, signal);
   }

@@ -88,9 +88,9 @@ describe.each(catalogBackends)('engine request limits on $name', (backend) => {
 
   it('runs engine calls on the worker pool: answers, times out, and keeps /healthz answering', async () => {
     const pool = new EnginePool(db, embedderConfigFromEnv({}), { threads: 2 });
-    // Replacing the cancelled calls' workers (a new thread loads the engine and decodes the
-    // snapshot) took over the default 10 s once under the whole suite on two cores: the claim is
-    // that the pool answers again, not how fast, so this server waits longer.
+    // The claim is that the pool answers again after the cancelled calls, not how fast (a worker
+    // that has to be replaced loads the engine and decodes the snapshot: once over the default
+    // 10 s under the whole suite on two cores), so this server waits longer.
     const pooled = await startTestServer(db, pool, { engineTimeoutMs: 60_000, lakeRoots: [lake.lakesDir] });
     const tight = await startTestServer(db, pool, { engineTimeoutMs: 1, lakeRoots: [lake.lakesDir] });
     try {

@@ -87,7 +87,7 @@ export function registerServeCommand(program: Command): void {
         );
         // Warm the workers up in the background (GRAFT_ENGINE_WARMUP_MS): the server answers
         // meanwhile, and real questions go before the warm-up's under load.
-        if (pool && pool.warmupMs > 0) {
+        if (pool && warming) {
           process.stderr.write(`graft serve: warming the engine workers up for ${pool.warmupMs} ms in the background\n`);
           pool
             .warmUp()

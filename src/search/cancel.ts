@@ -15,8 +15,8 @@ export async function checkpoint(signal: AbortSignal | undefined): Promise<void>
 
 /**
  * Longest the engine runs on inside a loop before it gives the event loop a turn
- * (`checkpointIfDue`). A turn costs a few microseconds; one per state of every beam depth would
- * cost more than the search of a small question.
+ * (`checkpointIfDue`). A turn is a setImmediate round trip: cheap, but one per state of every
+ * beam depth would add up on the small questions that take a millisecond or two in all.
  */
 export const TURN_INTERVAL_MS = 20;
 

@@ -86,10 +86,11 @@ export function enginePoolSettingsFromEnv(env: NodeJS.ProcessEnv): { threads: nu
  * interrupts), the LLM extractor's request and modules run by `runInWorker`: those calls stop
  * only by terminating their worker, so piscina runs them alone on one.
  */
-function stopsAtCheckpoints(task: { kind?: unknown; opts?: unknown }, filename: string | undefined): boolean {
+function stopsAtCheckpoints(task: object, filename: string | undefined): boolean {
   if (filename) return false;
-  const opts = (task.opts ?? {}) as { preview?: number; extractor?: string };
-  return !(opts.preview && opts.preview > 0) && (opts.extractor ?? 'offline') === 'offline';
+  // `synthesize` and `intentGraph` carry their options; `explain` and `warmup` have neither.
+  const opts = ('opts' in task ? task.opts : undefined) as { preview?: number; extractor?: string } | undefined;
+  return !(opts?.preview && opts.preview > 0) && (opts?.extractor ?? 'offline') === 'offline';
 }
 
 /** A worker's error as the GraftError it was (see `TaskError`). */

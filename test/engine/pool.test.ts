@@ -40,6 +40,15 @@ describe('engine pool on the demo lake', () => {
     await demo?.close();
   });
 
+  /** A long call (a question of three gold tables, L = 30, B = 32) to `on`, aborted 5 ms after it starts: rejects with the abort's reason. */
+  const cancelledCall = (on: EnginePool, reason: Error, extra: { preview?: number } = {}) => {
+    const q = demo.gold.questions.find((x) => x.tables.length >= 3)!;
+    const controller = new AbortController();
+    const call = on.synthesize(q.question, { budget: 30, beamWidth: 32, ...extra, signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 5);
+    return call;
+  };
+
   it('gives the in-process answers for every gold question', async () => {
     for (const q of demo.gold.questions) {
       const [a, b] = await Promise.all([local.synthesize(q.question, { budget: 10 }), pool.synthesize(q.question, { budget: 10 })]);
@@ -62,13 +71,9 @@ describe('engine pool on the demo lake', () => {
   });
 
   it('rejects a cancelled call with the signal reason and keeps answering', async () => {
-    const q = demo.gold.questions.find((x) => x.tables.length >= 3)!;
-    const controller = new AbortController();
     const reason = new Error('timed out');
-    const call = pool.synthesize(q.question, { budget: 30, beamWidth: 32, signal: controller.signal });
-    setTimeout(() => controller.abort(reason), 5);
-    await expect(call).rejects.toBe(reason);
-    const after = await pool.synthesize(q.question, { budget: 10 });
+    await expect(cancelledCall(pool, reason)).rejects.toBe(reason);
+    const after = await pool.synthesize(demo.gold.questions[0].question, { budget: 10 });
     expect(after.tables.length).toBeGreaterThan(0);
   });
 
@@ -78,15 +83,11 @@ describe('engine pool on the demo lake', () => {
     try {
       const first = await single.workerStatus();
       expect(first.cancelledCalls).toBe(0);
-      const q = demo.gold.questions.find((x) => x.tables.length >= 3)!;
-      const controller = new AbortController();
       const reason = new Error('timed out');
-      const call = single.synthesize(q.question, { budget: 30, beamWidth: 32, signal: controller.signal });
-      setTimeout(() => controller.abort(reason), 5);
-      await expect(call).rejects.toBe(reason);
+      await expect(cancelledCall(single, reason)).rejects.toBe(reason);
       const after = await single.workerStatus();
       expect(after).toMatchObject({ threadId: first.threadId, cancelledCalls: 1 });
-      const next = await single.synthesize(q.question, { budget: 10 });
+      const next = await single.synthesize(demo.gold.questions[0].question, { budget: 10 });
       expect(next.tables.length).toBeGreaterThan(0);
     } finally {
       await single.close();
@@ -115,11 +116,8 @@ describe('engine pool on the demo lake', () => {
       expect(first).toMatchObject({ generation: null, languageResources: loaded });
       // A call with preview rows runs DuckDB, which no checkpoint interrupts: cancelling it
       // terminates its worker.
-      const q = demo.gold.questions.find((x) => x.tables.length >= 3)!;
-      const controller = new AbortController();
-      const call = single.synthesize(q.question, { budget: 30, beamWidth: 32, preview: 5, signal: controller.signal });
-      setTimeout(() => controller.abort(new Error('cancelled')), 5);
-      await expect(call).rejects.toThrow('cancelled');
+      const reason = new Error('cancelled');
+      await expect(cancelledCall(single, reason, { preview: 5 })).rejects.toBe(reason);
       const replacement = await single.workerStatus();
       expect(replacement.threadId).not.toBe(first.threadId);
       expect(replacement).toMatchObject({ generation: null, languageResources: loaded });

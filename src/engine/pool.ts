@@ -47,9 +47,9 @@ export const DEFAULT_ENGINE_NICE = 5;
  * Engine calls handed to a worker at once. Piscina gives a worker its next task only once the
  * server's main thread has taken the worker's last answer, so with one task each a worker idled
  * whenever the main thread was busy with other requests. Under the API load bench's mixed load the
- * two workers ran about 28% of the time each while 50 syntheses waited: a synthesize spent 230-250
- * ms in its engine call, of which the engine's own work is about 3 ms. With a few calls queued in
- * the worker it moves on to the next at once. Three: 30 s of the mixed load at nice +5,
+ * workers were mostly idle while 50 syntheses waited, a synthesize taking 236 ms at the median for
+ * about 2 ms of engine work (docs/BENCHMARKS.md, "API load"). With a few calls queued in the
+ * worker it moves on to the next at once. Three: 30 s of the mixed load at nice +5,
  * synthesize / catalog query req/s with one call per worker 205 / 2,378, two 301 / 2,061, three
  * 377 / 1,889, four 406 / 1,731. The calls in one worker interleave at the engine's checkpoints
  * (`src/search/cancel.ts`), which is also where a cancelled one stops (`EnginePool`).

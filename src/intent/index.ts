@@ -47,5 +47,5 @@ export { intentFromDecomposition } from './decomposition.js';
 export type { DecompositionOptions } from './decomposition.js';
 export { WordNetSynonyms, defaultSynonyms } from './wordnet.js';
 export type { SynonymSource, WordNetOptions } from './wordnet.js';
-export { normaliseValue, readsAsName, tokeniseQuestion, STOP_WORDS } from './text.js';
+export { readsAsName, tokeniseQuestion, STOP_WORDS } from './text.js';
 export type { QuestionToken } from './text.js';

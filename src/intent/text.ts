@@ -33,9 +33,6 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 /** Words that split n-gram windows: a name never spans a coordination. */
 export const SEGMENT_BREAK_WORDS: ReadonlySet<string> = new Set(['and', 'or', 'nor', 'but', 'versus', 'vs']);
 
-/** Canonical form of a cell value or question n-gram for the value index (the text module's, which the catalog files values under). */
-export { normaliseValue } from '../text/index.js';
-
 export type QuestionTokenKind = 'word' | 'number' | 'quoted' | 'break';
 
 export interface QuestionToken {

@@ -1,4 +1,4 @@
-import { normaliseValue, valueHash } from '../text/index.js';
+import { hashValueForm, normaliseValue } from '../text/index.js';
 
 export interface VocabularyColumn {
   id: string;
@@ -105,8 +105,9 @@ export class InMemoryVocabulary implements CatalogVocabulary {
   }
 
   lookupValue(value: string, options: { allValues?: boolean } = {}): ValueLocation[] {
-    const hits = (this.valueIndex.get(normaliseValue(value)) ?? []).map((h) => ({ ...h }));
-    const h = options.allValues && this.hashes.length > 0 ? valueHash(value) : undefined;
+    const key = normaliseValue(value);
+    const hits = (this.valueIndex.get(key) ?? []).map((h) => ({ ...h }));
+    const h = options.allValues && this.hashes.length > 0 ? hashValueForm(key) : undefined;
     if (h === undefined) return hits;
     for (let i = lowerBound(this.hashes, h); i < this.hashes.length && this.hashes[i] === h; i++) {
       const at = this.hashedColumns[this.hashedAt[i]];

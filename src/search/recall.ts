@@ -1,7 +1,7 @@
 import { defaultWordVectors, type WordVectors } from '../embed/index.js';
 import { identifierTerms, isGenericToken, isNumberToken, tokeniseIdentifier } from '../graph/index.js';
 import { defaultLemmatiser } from '../text/index.js';
-import { defaultSynonyms, normaliseValue, readsAsName, STOP_WORDS, tokeniseQuestion, type QuestionToken, type SynonymSource } from '../intent/index.js';
+import { defaultSynonyms, readsAsName, STOP_WORDS, tokeniseQuestion, type QuestionToken, type SynonymSource } from '../intent/index.js';
 import { memoInto } from '../util/boundedMemo.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
 
@@ -612,7 +612,7 @@ export class QuestionRecall {
     // only, like the question's lower-case words: one word of a name is a cell of many a column.
     const quotedWords = new Set<QuestionToken>();
     const words = valueTokens(tokeniseQuestion(question)).flatMap((t) => {
-      if (t.kind !== 'quoted' || vocab.lookupValue(normaliseValue(t.text), { allValues: true }).length > 0) return [t];
+      if (t.kind !== 'quoted' || vocab.lookupValue(t.text, { allValues: true }).length > 0) return [t];
       const inner = valueTokens(tokeniseQuestion(t.text));
       for (const w of inner) quotedWords.add(w);
       return inner;
@@ -621,7 +621,7 @@ export class QuestionRecall {
       for (let i = 0; i + n <= words.length; i++) {
         const span = words.slice(i, i + n);
         if (n === 1 && span[0].kind === 'word' && STOP_WORDS.has(span[0].lower)) continue;
-        const hits = vocab.lookupValue(normaliseValue(span.map((w) => w.text).join(' ')), { allValues: !span.some((w) => quotedWords.has(w)) && readsAsName(span) });
+        const hits = vocab.lookupValue(span.map((w) => w.text).join(' '), { allValues: !span.some((w) => quotedWords.has(w)) && readsAsName(span) });
         // Per table, its best hit: among a column's top values, else by hash only.
         const tables = new Map<string, number>();
         for (const h of hits) {

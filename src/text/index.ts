@@ -17,4 +17,4 @@ export {
   ruleLemmatiser,
   type Lemmatiser,
 } from './lemmatiser.js';
-export { MAX_HASHED_VALUE_WORDS, normaliseValue, valueHash } from './values.js';
+export { hashValueForm, MAX_HASHED_VALUE_WORDS, normaliseValue, valueHash } from './values.js';

@@ -22,12 +22,16 @@ export const MAX_HASHED_VALUE_WORDS = 8;
 /**
  * The hash the catalog keeps of a cell value beyond a column's stored top values, and that a
  * lookup computes for a question n-gram: 52 bits of two multiplicative hashes (FNV-1a and a
- * Murmur-style mix) over the normalised form (exact in a double; two values of a lake of a million distinct ones collide with a chance of
- * about 1 in 4.5 billion per lookup). Undefined for a value with no word or more than
- * `MAX_HASHED_VALUE_WORDS`.
+ * Murmur-style mix) over the normalised form, exact in a double (a lookup in a lake of a million
+ * distinct values meets a colliding one with a chance of about 1 in 4.5 billion: 10^6 / 2^52).
+ * Undefined for a value with no word or more than `MAX_HASHED_VALUE_WORDS`.
  */
 export function valueHash(text: string): number | undefined {
-  const key = normaliseValue(text);
+  return hashValueForm(normaliseValue(text));
+}
+
+/** `valueHash` of a text already in its `normaliseValue` form (the value index has it at hand). */
+export function hashValueForm(key: string): number | undefined {
   if (key === '') return undefined;
   let words = 1;
   for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) === 32 && ++words > MAX_HASHED_VALUE_WORDS) return undefined;

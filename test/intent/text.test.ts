@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseValue, tokeniseQuestion } from '../../src/intent/text.js';
+import { tokeniseQuestion } from '../../src/intent/text.js';
+import { normaliseValue } from '../../src/text/index.js';
 import { detectOperator } from '../../src/intent/operators.js';
 
 describe('normaliseValue', () => {

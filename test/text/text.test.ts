@@ -13,6 +13,7 @@ import {
   normaliseValue,
   splitHeaderWords,
   valueHash,
+  hashValueForm,
   splitIdentifier,
 } from '../../src/text/index.js';
 
@@ -119,6 +120,9 @@ describe('value forms and hashes (what the catalog files cells under, and a look
     expect(normaliseValue(' Café-Noir, Ltd. ')).toBe('cafe noir ltd');
     expect(valueHash('Hunter Zolomon')).toBe(valueHash('  hunter   ZOLOMON!'));
     expect(valueHash('ACCT-211')).toBe(valueHash('acct 211'));
+    // The value index hashes the form it already computed: the same hash.
+    expect(hashValueForm(normaliseValue(' Café-Noir, Ltd. '))).toBe(valueHash(' Café-Noir, Ltd. '));
+    expect(hashValueForm('')).toBeUndefined();
   });
 
   it('tells values apart in 52 bits, and has none for an empty value or a sentence', () => {

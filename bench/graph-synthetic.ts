@@ -23,7 +23,7 @@ import {
   type JoinEdgeCandidate,
 } from '../src/graph/index.js';
 import type { LogicalType } from '../src/lake/types.js';
-import { MinHash, normaliseValue } from '../src/sketch/minhash.js';
+import { MinHash, cellKey } from '../src/sketch/minhash.js';
 import { mulberry32 as rng } from '../src/util/prng.js';
 
 /** `--name <n>` as an integer within `range`: `--sources x` is refused by name, not read as NaN. */
@@ -79,7 +79,7 @@ function profile(tableId: string, cols: Col[]): GraphColumn[] {
   return cols.map((c, i) => {
     const distinct = new Set<string>();
     for (const v of c.values) {
-      const n = normaliseValue(v);
+      const n = cellKey(v);
       if (n !== null) distinct.add(n);
     }
     const mh = new MinHash();

@@ -2,12 +2,12 @@
  * Per-column statistics over the profiled rows, shared by the DuckDB (CSV/Parquet) and
  * SQLite readers. Values arrive already reduced to JS primitives (see `Cell`).
  *
- * Per-value work is kept small: one `normaliseValue` plus a Map lookup. MinHash (128
+ * Per-value work is kept small: one `cellKey` plus a Map lookup. MinHash (128
  * permutations) runs once per *distinct* value; exact distinct counting stops at
  * DISTINCT_CAP keys, after which a HyperLogLog takes over.
  */
 import { HyperLogLog } from '../sketch/hll.js';
-import { normaliseValue } from '../sketch/minhash.js';
+import { cellKey } from '../sketch/minhash.js';
 import { valueHash } from '../text/index.js';
 import { createMinHash } from './fast-minhash.js';
 import type { ColumnProfile, LogicalType } from './types.js';
@@ -82,7 +82,7 @@ export class ColumnAccumulator {
       return;
     }
     const text = cellText(v);
-    const key = Buffer.isBuffer(v) ? text : normaliseValue(v);
+    const key = Buffer.isBuffer(v) ? text : cellKey(v);
     if (key === null) {
       // Empty / blank strings count as missing.
       this.nulls++;

@@ -84,7 +84,7 @@ const SQL_HLL_MASK = `${(1n << BigInt(64 - SQL_HLL_P)) - 1n}::UBIGINT`;
 /**
  * One full scan that counts rows and estimates every column's distinct values with a
  * HyperLogLog built in SQL: DuckDB's 64-bit `hash()` of each non-null value (text trimmed
- * and lower-cased, blanks as NULL, like `normaliseValue`), register = top 14 bits, rank =
+ * and lower-cased, blanks as NULL, like `cellKey`), register = top 14 bits, rank =
  * leading zeros of the other 50 + 1. Only per-column register sums come back, and
  * `hllEstimate` (src/sketch/hll.ts) turns them into counts. DuckDB's own
  * approx_count_distinct was measured ~9 % off at 30k distinct values, too coarse for

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { LakeReadError } from '../util/errors.js';
-import { normaliseValue } from '../sketch/minhash.js';
+import { cellKey } from '../sketch/minhash.js';
 import type { HyperLogLog } from '../sketch/hll.js';
 import { ColumnAccumulator, cellText, type Cell, type ValueKinds } from './column-stats.js';
 import { effectiveSampleRows, type ProfileOptions, resolveProfileOptions } from './options.js';
@@ -204,7 +204,7 @@ export function profileSqliteTable(entry: LakeEntry, options: ProfileOptions = {
           for (let i = 0; i < width; i++) {
             const v = row[i];
             if (v === null || v === undefined) continue;
-            const key = Buffer.isBuffer(v) ? cellText(v) : normaliseValue(v);
+            const key = Buffer.isBuffer(v) ? cellText(v) : cellKey(v);
             if (key !== null) sketches[i].add(key);
           }
         }

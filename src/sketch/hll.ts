@@ -46,7 +46,7 @@ export class HyperLogLog {
     this.registers = new Uint8Array(this.m);
   }
 
-  /** Add an already-normalised value (see `normaliseValue`). */
+  /** Add an already-normalised value (see `cellKey`). */
   add(value: string): void {
     this.addHash(hash32(value));
   }

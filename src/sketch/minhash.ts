@@ -11,8 +11,13 @@ export const DEFAULT_NUM_PERM = 128;
 const PRIME = 2147483647; // 2^31 - 1
 export const EMPTY_SLOT = PRIME;
 
-/** Canonical text form of a cell: trimmed, lower-cased, integral floats without ".0". */
-export function normaliseValue(value: unknown): string | null {
+/**
+ * The key a cell is counted and MinHashed under (distinct counts, MinHash, HyperLogLog): trimmed,
+ * lower-cased, integral floats without ".0", so the same values give the same sketches across
+ * CSV, Parquet and SQLite. Not the value index's form (`normaliseValue` in src/text), which
+ * splits a value into words for matching question n-grams.
+ */
+export function cellKey(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return String(value);

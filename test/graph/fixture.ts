@@ -3,7 +3,7 @@
  * from the values), and a labelled lake of synthetic tables with known joins and unions.
  */
 import type { LogicalType } from '../../src/lake/types.js';
-import { MinHash, normaliseValue } from '../../src/sketch/minhash.js';
+import { MinHash, cellKey } from '../../src/sketch/minhash.js';
 import type { GraphColumn, GraphTable } from '../../src/graph/types.js';
 import { mulberry32 as rng } from '../../src/util/prng.js';
 export { mulberry32 as rng } from '../../src/util/prng.js';
@@ -17,8 +17,8 @@ export function makeColumn(
   values: Cell[],
   extra: { logicalType?: LogicalType; embedding?: ArrayLike<number>; id?: string } = {},
 ): GraphColumn {
-  const nonNull = values.filter((v): v is string | number => normaliseValue(v) !== null);
-  const distinct = new Set(nonNull.map((v) => normaliseValue(v)!));
+  const nonNull = values.filter((v): v is string | number => cellKey(v) !== null);
+  const distinct = new Set(nonNull.map((v) => cellKey(v)!));
   const mh = new MinHash();
   for (const v of distinct) mh.add(v);
   const numeric = nonNull.length > 0 && nonNull.every((v) => typeof v === 'number');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FastMinHash, createMinHash, fastMinHashAgrees } from '../../src/lake/fast-minhash.js';
-import { MinHash, normaliseValue } from '../../src/sketch/minhash.js';
+import { MinHash, cellKey } from '../../src/sketch/minhash.js';
 
 describe('FastMinHash', () => {
   it('produces bit-identical signatures to the reference MinHash', () => {
@@ -10,7 +10,7 @@ describe('FastMinHash', () => {
     for (let i = 0; i < 3000; i++) {
       const kind = i % 4;
       if (kind === 0) values.push(String(Math.floor(rnd() * 1e9)));
-      else if (kind === 1) values.push(normaliseValue(`Name ${Math.floor(rnd() * 1e6)}`)!);
+      else if (kind === 1) values.push(cellKey(`Name ${Math.floor(rnd() * 1e6)}`)!);
       else if (kind === 2) values.push(String.fromCharCode(...Array.from({ length: 1 + Math.floor(rnd() * 20) }, () => Math.floor(rnd() * 0xffff))));
       else values.push((rnd() * 1000).toFixed(3));
     }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDuckDB, profileEntry, type ColumnProfile, type TableProfile } from '../../src/lake/index.js';
-import { EMPTY_SLOT, MinHash, normaliseValue } from '../../src/sketch/minhash.js';
+import { EMPTY_SLOT, MinHash, cellKey } from '../../src/sketch/minhash.js';
 import { makeTempDir, writeText } from './helpers.js';
 
 let dir: string;
@@ -94,7 +94,7 @@ describe('profileEntry on CSV', () => {
   it('builds the MinHash over normalised distinct values', async () => {
     const p = await profileCsv('mh.csv', 'name\nAlice\n alice \nBOB\nbob\n\n');
     const expected = new MinHash();
-    for (const v of ['Alice', 'BOB']) expected.add(normaliseValue(v)!);
+    for (const v of ['Alice', 'BOB']) expected.add(cellKey(v)!);
     const c = col(p, 'name');
     expect(c.minhash).toEqual(expected.toArray());
     expect(c.minhash).toHaveLength(128);

@@ -2,13 +2,15 @@
  * How long the engine holds its thread between two turns of the event loop, the longest stretch
  * per call: what bounds how soon a cancelled call stops (a pool worker hears of it only at a
  * turn) and how long the other calls queued on the same worker wait (src/search/cancel.ts). The
- * engine runs in-process, with a signal as the API passes one, on the Spider dev questions (when
- * ../shared is present) over the catalog of a Spider lake; prints, per budget and beam width, the
- * longest stall over the calls and the 99th percentile of the per-call longest.
+ * engine runs in-process, with a signal as the API passes one, on the Spider dev questions
+ * (../shared/data-raw/jar/spider/dev.json) over the catalog of a Spider lake; prints, per budget
+ * and beam width, the longest stall over the calls and the 99th percentile of the per-call
+ * longest.
  *
  *   npx tsx bench/engine-stalls.ts --catalog <copy of lakes/spider/.graft-db> [--questions 200] [--runs 10x8,30x32]
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openCatalog } from '../src/catalog/index.js';
 import { intOption } from '../src/cli/options.js';
@@ -30,6 +32,7 @@ const runs = opt('runs', '10x8,30x32').split(',').map((r) => {
   return { budget: Number(m[1]), beamWidth: Number(m[2]) };
 });
 
+if (!existsSync(SPIDER_DEV)) throw new Error(`no Spider dev questions at ${fileURLToPath(SPIDER_DEV)} (../shared/data-raw/jar/spider/dev.json)`);
 const questions = (JSON.parse(readFileSync(SPIDER_DEV, 'utf8')) as { question: string }[]).slice(0, count).map((d) => d.question);
 const db = await openCatalog({ dataDir: catalog });
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));

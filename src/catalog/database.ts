@@ -5,7 +5,7 @@ import { type CatalogLocation, catalogLocationFromEnv, describeLocation } from '
 import { acquireCatalogLock, type CatalogLock } from './catalogLock.js';
 import { markDeadRunsInterrupted } from './ingestRuns.js';
 import { applyMigrations, type MigrationResult } from './migrate.js';
-import { type BufferPool, openPglite, openPostgresPool, type SqlDriver } from './sqlDriver.js';
+import { type BufferPool, type IdleConnectionErrorHandler, openPglite, openPostgresPool, type SqlDriver } from './sqlDriver.js';
 
 export type { PrismaClient };
 
@@ -25,6 +25,8 @@ export interface OpenCatalogOptions extends Partial<CatalogLocation> {
   migrate?: boolean;
   /** Embedded catalog only: 'small' for a short-lived process that reads little (see `BufferPool`). */
   bufferPool?: BufferPool;
+  /** PostgreSQL only: where errors of idle pooled connections go (default: a line on stderr). */
+  onIdleConnectionError?: IdleConnectionErrorHandler;
 }
 
 export async function openCatalog(options: OpenCatalogOptions = {}): Promise<CatalogDatabase> {
@@ -36,7 +38,7 @@ export async function openCatalog(options: OpenCatalogOptions = {}): Promise<Cat
   let prisma: PrismaClient;
   let driver: SqlDriver;
   if (location.databaseUrl) {
-    const { driver: d, pool } = openPostgresPool(location.databaseUrl);
+    const { driver: d, pool } = openPostgresPool(location.databaseUrl, options.onIdleConnectionError);
     driver = d;
     prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   } else {

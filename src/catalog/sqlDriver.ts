@@ -55,8 +55,28 @@ export async function openPglite(dataDir: string, bufferPool: BufferPool = 'defa
   return { driver, client };
 }
 
-export function openPostgresPool(databaseUrl: string): { driver: SqlDriver; pool: pg.Pool } {
+/**
+ * What becomes of an error on an idle pooled connection (the server restarted, an administrator
+ * or a failover ended the session): pg-pool drops that connection and opens another on the next
+ * query, so it is reported, not thrown.
+ */
+export type IdleConnectionErrorHandler = (err: Error) => void;
+
+const reportIdleConnectionError: IdleConnectionErrorHandler = (err) => {
+  process.stderr.write(`graft: an idle catalog connection to PostgreSQL ended (${err.message}); the next query opens a new one\n`);
+};
+
+export function openPostgresPool(databaseUrl: string, onIdleError: IdleConnectionErrorHandler = reportIdleConnectionError): { driver: SqlDriver; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.GRAFT_DB_POOL_SIZE ?? 10) });
+  // An EventEmitter's 'error' with no listener is thrown, which ends the process. Prisma's adapter
+  // listens only while it is connected: after `$disconnect`, while `end()` closes the connections
+  // (it resolves once they are removed, before their sessions end), a session the server ends
+  // then (DROP DATABASE ... WITH (FORCE), a shutdown) would crash the process. Errors of
+  // connections being closed on purpose are expected and not reported.
+  let ending = false;
+  pool.on('error', (err) => {
+    if (!ending) onIdleError(err);
+  });
   const wrap = (q: pg.Pool | pg.PoolClient): SqlExecutor => ({
     async exec(sql) {
       await q.query(sql);
@@ -82,7 +102,10 @@ export function openPostgresPool(databaseUrl: string): { driver: SqlDriver; pool
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: () => {
+      ending = true;
+      return pool.end();
+    },
   };
   return { driver, pool };
 }

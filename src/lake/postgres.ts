@@ -98,6 +98,10 @@ function typeParser(oid: number, format?: string): (value: string) => unknown {
 export async function withReadOnlyPostgres<T>(root: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const { connectionString } = connectionFor(root);
   const client = new pg.Client({ connectionString, types: { getTypeParser: typeParser as never }, application_name: 'graft-catalog' });
+  // A session the server ends (a restart, an administrator) is also emitted as 'error', which
+  // ends the process when nobody listens; the query in flight, or the next, fails with it and
+  // names the source (LakeReadError through the caller), so the event itself needs nothing more.
+  client.on('error', () => {});
   try {
     await client.connect();
   } catch (err) {

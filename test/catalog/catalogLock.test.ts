@@ -1,16 +1,15 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../../src/api/index.js';
 import { CatalogInUseError, LOCK_FILE } from '../../src/catalog/catalogLock.js';
 import { openCatalog } from '../../src/catalog/index.js';
 import { startTestServer } from '../api/support/fixture.js';
 import { TestEngine } from '../api/support/testEngine.js';
+import { createTestDatabase } from '../support/catalogs.js';
 
 /**
  * One process at a time on the embedded catalog: a second process gets an error naming the
@@ -128,22 +127,13 @@ describe('the embedded catalog lock', () => {
 const realUrl = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!realUrl)('several servers on one PostgreSQL', () => {
-  const name = `graft_l_${randomBytes(5).toString('hex')}`;
   let url: string;
+  let drop: () => Promise<void>;
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: realUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(realUrl!);
-    u.pathname = `/${name}`;
-    url = u.toString();
+    ({ url, drop } = await createTestDatabase());
   });
   afterAll(async () => {
-    const admin = new pg.Client({ connectionString: realUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await drop?.();
   });
 
   it('a token revoked by another process is refused by every server within seconds', { timeout: 120_000 }, async () => {

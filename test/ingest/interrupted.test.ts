@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +11,7 @@ import { CatalogReader } from '../../src/api/catalog/reader.js';
 import { HashedNgramEmbedder } from '../../src/embed/index.js';
 import { ingestLake } from '../../src/ingest/index.js';
 import { LakeSnapshot } from '../../src/search/snapshot.js';
+import { createTestDatabase } from '../support/catalogs.js';
 import { makeDemoLake } from '../support/demoLake.js';
 
 /**
@@ -22,25 +22,6 @@ import { makeDemoLake } from '../support/demoLake.js';
  * (TEST_DATABASE_URL) a real `graft ingest` is watched from outside and killed at a random point.
  */
 const realUrl = process.env.TEST_DATABASE_URL;
-
-async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `graft_k_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: realUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(realUrl!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const a = new pg.Client({ connectionString: realUrl });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
-}
 
 async function snapshot(db: CatalogDatabase) {
   const rows = await db.prisma.$queryRawUnsafe<{ k: string }[]>(`
@@ -68,14 +49,14 @@ describe.skipIf(!realUrl)('an ingest killed mid-way', () => {
   });
 
   it('converges, when re-run, to the same catalog as one clean run', { timeout: 180_000 }, async () => {
-    const clean = await freshDatabase();
+    const clean = await createTestDatabase();
     cleanups.push(clean.drop);
     const cleanDb = await openCatalog({ databaseUrl: clean.url });
     await ingestLake(cleanDb, lake, { embedder: new HashedNgramEmbedder() });
     const expected = await snapshot(cleanDb);
     await cleanDb.close();
 
-    const killed = await freshDatabase();
+    const killed = await createTestDatabase();
     cleanups.push(killed.drop);
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'ingest', lake], {
       env: { ...process.env, DATABASE_URL: killed.url },

@@ -93,6 +93,18 @@ describe.skipIf(!serverUrl)('PostgreSQL schema as a source', () => {
     expect((await admin.query(`SELECT count(*)::int AS n FROM ${schema}.customers`)).rows[0].n).toBe(300);
   });
 
+  it('a read whose session the server ends fails with that error, and nothing else is thrown', async () => {
+    const { entries } = await listLakeEntries(sourceUrl);
+    const read = withReadOnlyPostgres(entries[0]!.path, async (c) => {
+      const [{ pid }] = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      // The server's notice reaches the idle session as an 'error' event before this query.
+      await new Promise((r) => setTimeout(r, 200));
+      return c.query('SELECT 1');
+    });
+    await expect(read).rejects.toThrow(/terminating connection due to administrator command|Connection terminated|not queryable/);
+  });
+
   it('ingests, re-ingests only a changed table, keeps no password, and fuses with a CSV file like a hand-written query', async () => {
     const db = await catalogBackends[0]!.open();
     try {

@@ -17,24 +17,36 @@ if (!realUrl && process.env.CI) {
   throw new Error('CI=true but TEST_DATABASE_URL is unset: run the tests through scripts/with-test-postgres.sh');
 }
 
-/** Creates a throwaway database on the real server and drops it when the catalog closes. */
-async function openFreshPostgres(): Promise<CatalogDatabase> {
+/** A throwaway database on the real server (TEST_DATABASE_URL): its URL, and how to drop it. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!realUrl) throw new Error('TEST_DATABASE_URL is unset');
   const admin = new pg.Client({ connectionString: realUrl });
   await admin.connect();
   const name = `graft_t_${randomBytes(6).toString('hex')}`;
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(realUrl!);
+  const url = new URL(realUrl);
   url.pathname = `/${name}`;
-  const db = await openCatalog({ databaseUrl: url.toString() });
-  const close = db.close.bind(db);
-  return Object.assign(db, {
-    async close() {
-      await close();
+  return {
+    url: url.toString(),
+    async drop() {
       const a = new pg.Client({ connectionString: realUrl });
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
+    },
+  };
+}
+
+/** Creates a throwaway database on the real server and drops it when the catalog closes. */
+async function openFreshPostgres(): Promise<CatalogDatabase> {
+  const fresh = await createTestDatabase();
+  const db = await openCatalog({ databaseUrl: fresh.url });
+  const close = db.close.bind(db);
+  return Object.assign(db, {
+    async close() {
+      await close();
+      await fresh.drop();
     },
   });
 }

@@ -502,9 +502,15 @@ export class QuestionRecall {
       // The question's other words stand for themselves, not for this one: "teachers who advise
       // students" tells the two apart, though `student` is a word-vector neighbour of teacher.
       // As a stand-in, the student table half-covered "teacher" (0.4), and growth then gained
-      // too little from the `instructor` table the synonym names to take it.
-      for (const f of [...forms.keys()]) {
-        if (f !== word && asked.has(f)) forms.delete(f), relatives.delete(f);
+      // too little from the `instructor` table the synonym names to take it. A word so related to
+      // another of the question's keeps none of its relatives (family, narrower nouns, vector
+      // neighbours) either: the question says what it is beside ("players play for club AIB":
+      // play is what the players do, and its neighbour `game` would bring in the game results).
+      const others = [...forms.keys()].filter((f) => f !== word && asked.has(f));
+      for (const f of others) forms.delete(f), relatives.delete(f);
+      if (others.length > 0) {
+        for (const f of relatives) forms.delete(f);
+        relatives.clear();
       }
       relativeOnly.set(word, relatives);
       perWord.set(word, forms);

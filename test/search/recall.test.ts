@@ -328,21 +328,30 @@ describe('question recall: abbreviations', () => {
 });
 
 describe("question recall: the question's other words stand for themselves", () => {
-  it('a word-vector neighbour that the question also asks for is no stand-in ("teachers who advise students": student is no teacher)', () => {
-    // Hand-made 3-d vectors: teacher and student close (GloVe: 0.8), advisor far from both.
+  it('a word-vector neighbour that the question also asks for is no stand-in ("teachers who advise students": student is no teacher), nor are the word\'s other relatives then', () => {
+    // Hand-made 3-d vectors: teacher and student close (GloVe: 0.8), faculty close to teacher,
+    // advisor far from all.
     const q = (x: number, y: number, z: number) => [x, y, z].map((v) => Math.round(v * 127));
-    const vectors = new WordVectors(['teacher', 'student', 'advisor'], 3, Int8Array.from([...q(1, 0, 0), ...q(0.8, 0.6, 0), ...q(0, 0, 1)]));
-    const school = () => snapshotOf([table('student', ['student_id', 'name']), table('advisor', ['student_id', 'teacher_id'])], []);
+    const vectors = new WordVectors(
+      ['teacher', 'student', 'faculty', 'advisor'],
+      3,
+      Int8Array.from([...q(1, 0, 0), ...q(0.8, 0.6, 0), ...q(0.75, -0.66, 0), ...q(0, 0, 1)]),
+    );
+    const school = () =>
+      snapshotOf([table('student', ['student_id', 'name']), table('advisor', ['student_id', 'teacher_id']), table('faculty', ['faculty_id', 'rank'])], []);
     const recallOf = (question: string) => recallOn(school(), question, { synonyms: false, wordVectors: vectors });
     expect(vectors.cosine('teacher', 'student')!).toBeGreaterThan(DEFAULT_RECALL_OPTIONS.vectorMinCosine);
 
-    // Asked alone, "teacher" still reaches the student table through the vectors, as a relative.
+    // Asked alone, "teacher" still reaches the student and faculty tables through the vectors, as relatives.
     const alone = recallOf('Which teachers give classes?');
     expect(alone.match('student')![termIndex(alone, 'teacher')]).toBeGreaterThan(0);
+    expect(alone.match('faculty')![termIndex(alone, 'teacher')]).toBeGreaterThan(0);
     // Asked beside "student", the student table matches "student" only.
     const both = recallOf('Which teachers advise a student?');
     expect(both.match('student')![termIndex(both, 'student')]).toBe(1);
     expect(both.match('student')![termIndex(both, 'teacher')]).toBe(0);
+    // Related to another word of the question, "teacher" keeps no relative: the faculty table is out.
+    expect(both.match('faculty')).toBeUndefined();
     // The advisor table's own column still matches "teacher" (its word, not a stand-in).
     expect(both.match('advisor')![termIndex(both, 'teacher')]).toBeGreaterThan(0);
   });

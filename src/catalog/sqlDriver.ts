@@ -72,10 +72,9 @@ export function openPostgresPool(databaseUrl: string, onIdleError: IdleConnectio
   // listens only while it is connected: after `$disconnect`, while `end()` closes the connections
   // (it resolves once they are removed, before their sessions end), a session the server ends
   // then (DROP DATABASE ... WITH (FORCE), a shutdown) would crash the process. Errors of
-  // connections being closed on purpose are expected and not reported.
-  let ending = false;
+  // connections being closed on purpose (`pool.ending`) are expected and not reported.
   pool.on('error', (err) => {
-    if (!ending) onIdleError(err);
+    if (!pool.ending) onIdleError(err);
   });
   const wrap = (q: pg.Pool | pg.PoolClient): SqlExecutor => ({
     async exec(sql) {
@@ -102,10 +101,7 @@ export function openPostgresPool(databaseUrl: string, onIdleError: IdleConnectio
         client.release();
       }
     },
-    close: () => {
-      ending = true;
-      return pool.end();
-    },
+    close: () => pool.end(),
   };
   return { driver, pool };
 }

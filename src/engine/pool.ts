@@ -271,6 +271,8 @@ export class EnginePool {
    * answer, if it still comes, is dropped.
    */
   private runCancellable(task: WorkerTaskBase & { cancelId: number }, signal: AbortSignal): Promise<EngineTaskResult> {
+    // Aborted while the snapshot was loading: no worker need hear of the call.
+    if (signal.aborted) return Promise.reject(signal.reason);
     const running = this.pool.run(task) as Promise<EngineTaskResult>;
     return new Promise<EngineTaskResult>((resolve, reject) => {
       const onAbort = () => {
@@ -278,7 +280,6 @@ export class EnginePool {
         running.catch(() => {});
         reject(signal.reason);
       };
-      if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       running.then(
         (r) => (signal.removeEventListener('abort', onAbort), resolve(r)),

@@ -97,7 +97,10 @@ describe('engine pool on the demo lake', () => {
   it('runs several calls at once in one worker with the answers of one at a time', async () => {
     const interleaved = new EnginePool(demo.db, embedderConfigFromEnv({}), { threads: 1, warmupMs: 0, tasksPerWorker: 4 });
     try {
-      const answers = await Promise.all(demo.gold.questions.map((q) => interleaved.synthesize(q.question, { budget: 10 })));
+      // With a signal, as every API call has (its time limit): only then do the engine's
+      // checkpoints give the worker's event loop a turn, so the calls really interleave.
+      const signal = new AbortController().signal;
+      const answers = await Promise.all(demo.gold.questions.map((q) => interleaved.synthesize(q.question, { budget: 10, signal })));
       for (const [i, q] of demo.gold.questions.entries()) {
         const a = await local.synthesize(q.question, { budget: 10 });
         const b = answers[i];
@@ -158,7 +161,7 @@ describe('engine pool on the demo lake', () => {
     expect(nice.filter((n) => n === 0).length).toBeGreaterThan(0);
   });
 
-  it('reads GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE and GRAFT_ENGINE_WARMUP_MS, naming the variable when it is bad', () => {
+  it('reads GRAFT_ENGINE_WORKERS, GRAFT_ENGINE_NICE, GRAFT_ENGINE_WARMUP_MS and GRAFT_ENGINE_TASKS_PER_WORKER, naming the variable when it is bad', () => {
     const nice = (v: string) => enginePoolSettingsFromEnv({ GRAFT_ENGINE_NICE: v }).niceIncrement;
     expect(enginePoolSettingsFromEnv({})).toEqual({ threads: null, warmupMs: DEFAULT_ENGINE_WARMUP_MS, tasksPerWorker: DEFAULT_ENGINE_TASKS_PER_WORKER });
     expect(enginePoolSettingsFromEnv({}).niceIncrement).toBeUndefined();

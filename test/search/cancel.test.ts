@@ -29,9 +29,11 @@ describe('search checkpoints', () => {
     await expect(checkpointIfDue(controller.signal)).rejects.toBe(reason);
   });
 
-  it('give the event loop a turn inside a loop once the last turn is old enough', async () => {
+  it('give the event loop a turn inside a loop once the last turn is old enough, and not before', async () => {
     const signal = new AbortController().signal;
     expect(await yields(() => checkpoint(signal))).toBe(true);
+    // Just after a turn, a check inside a loop goes on without one.
+    expect(await yields(() => checkpointIfDue(signal))).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, TURN_INTERVAL_MS + 5));
     expect(await yields(() => checkpointIfDue(signal))).toBe(true);
   });

@@ -51,8 +51,9 @@ export const DEFAULT_ENGINE_NICE = 5;
  * about 2 ms of engine work (docs/BENCHMARKS.md, "API load"). With a few calls queued in the
  * worker it moves on to the next at once. Three: 30 s of the mixed load at nice +5,
  * synthesize / catalog query req/s with one call per worker 205 / 2,378, two 301 / 2,061, three
- * 377 / 1,889, four 406 / 1,731. The calls in one worker interleave at the engine's checkpoints
- * (`src/search/cancel.ts`), which is also where a cancelled one stops (`EnginePool`).
+ * 377 / 1,889, four 406 / 1,731. The calls in one worker that carry a signal (every API call)
+ * interleave at the engine's checkpoints (`src/search/cancel.ts`), which is also where a cancelled
+ * one stops (`EnginePool`).
  */
 export const DEFAULT_ENGINE_TASKS_PER_WORKER = 3;
 

@@ -34,7 +34,7 @@ import { createApiToken, createServer } from '../src/api/index.js';
 import { gitCommit, machineInfo } from '../src/bench/machine.js';
 import { markdownTable, replaceMarkedSection } from '../src/bench/markdown.js';
 import { catalogNotices, graftHome, openCatalog } from '../src/catalog/index.js';
-import { intOption } from '../src/cli/options.js';
+import { flagValue, intOption } from '../src/cli/options.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
 import { createEngine, EnginePool } from '../src/engine/index.js';
 import { ingestLake } from '../src/ingest/index.js';
@@ -58,10 +58,7 @@ async function load(job: { url: string; connections: number; duration: number; r
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
+const opt = (name: string, fallback: string) => flagValue(args, name, fallback);
 const home = path.resolve(opt('home', graftHome()));
 const durationS = intOption('duration', { min: 1 })(opt('duration', '60'));
 const connections = intOption('connections', { min: 1 })(opt('connections', '50'));

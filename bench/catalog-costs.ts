@@ -23,15 +23,12 @@ import { pino } from 'pino';
 import { DEMO_LAKE_GOLD } from '../scripts/build-demo-lake.js';
 import { createApiToken, createServer } from '../src/api/index.js';
 import { graftHome, openCatalog } from '../src/catalog/index.js';
-import { intOption } from '../src/cli/options.js';
+import { flagValue, intOption } from '../src/cli/options.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
 import { EnginePool } from '../src/engine/index.js';
 
 const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
+const opt = (name: string, fallback: string) => flagValue(args, name, fallback);
 const home = path.resolve(opt('home', graftHome()));
 const reps = intOption('reps', { min: 1 })(opt('reps', '200'));
 

@@ -13,16 +13,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openCatalog } from '../src/catalog/index.js';
-import { intOption } from '../src/cli/options.js';
+import { flagValue, intOption } from '../src/cli/options.js';
 import { createEmbedder, embedderConfigFromEnv } from '../src/embed/index.js';
 import { createEngine } from '../src/engine/index.js';
 
 const SPIDER_DEV = new URL('../../shared/data-raw/jar/spider/dev.json', import.meta.url);
 const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
+const opt = (name: string, fallback: string) => flagValue(args, name, fallback);
 const catalog = opt('catalog', '');
 if (!catalog) throw new Error('--catalog: the folder of a Spider lake catalog (a copy of lakes/spider/.graft-db: the embedded catalog takes one process)');
 const count = intOption('questions', { min: 1 })(opt('questions', '200'));

@@ -17,15 +17,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO_LAKE_GOLD } from '../scripts/build-demo-lake.js';
 import { graftHome, openCatalog } from '../src/catalog/index.js';
-import { intOption } from '../src/cli/options.js';
+import { flagValue, intOption } from '../src/cli/options.js';
 import { embedderConfigFromEnv } from '../src/embed/index.js';
 import { EnginePool } from '../src/engine/index.js';
 
 const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
+const opt = (name: string, fallback: string) => flagValue(args, name, fallback);
 const home = path.resolve(opt('home', graftHome()));
 const threads = intOption('threads', { min: 1, max: 256 })(opt('threads', '2'));
 const rounds = intOption('rounds', { min: 1 })(opt('rounds', '4'));

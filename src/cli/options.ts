@@ -48,3 +48,12 @@ export function intListOption(name: string, range: NumberRange = {}): (v: string
     return parts.map(Number);
   };
 }
+
+/**
+ * The value after `--name` in a script's own arguments (`process.argv.slice(2)`), or `fallback`
+ * when the flag is absent or last: what the bench scripts read their flags with, outside commander.
+ */
+export function flagValue(args: readonly string[], name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+}

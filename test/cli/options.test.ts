@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intListOption, intOption, numberOption } from '../../src/cli/options.js';
+import { flagValue, intListOption, intOption, numberOption } from '../../src/cli/options.js';
 
 describe('CLI option parsers', () => {
   it('intOption takes integers only, and an empty value is no 0', () => {
@@ -47,5 +47,13 @@ describe('CLI option parsers', () => {
     for (const bad of ['', '5,,10', '5,x', '0,5', '2.5']) {
       expect(() => budgets(bad)).toThrow(`--budgets must be a comma-separated list of integers >= 1 (got "${bad}")`);
     }
+  });
+
+  it('flagValue reads the value after --name, or the fallback when the flag is absent or last', () => {
+    const args = ['--home', '/tmp/h', '--rounds', '3', '--preview'];
+    expect(flagValue(args, 'home', 'x')).toBe('/tmp/h');
+    expect(flagValue(args, 'rounds', '4')).toBe('3');
+    expect(flagValue(args, 'threads', '2')).toBe('2');
+    expect(flagValue(args, 'preview', '5')).toBe('5');
   });
 });

@@ -436,6 +436,8 @@ export class QuestionRecall {
     // for recall, not that the catalog knows the word ("paid" ~ payment, "salary" ~ payment; see
     // `matchesLexically`).
     const relativeOnly = new Map<string, Set<string>>();
+    /** Per word: the nouns of its family, lake words or not, which cells may hold (`addFamilyValueHits`). */
+    const familyNouns = new Map<string, string[]>();
     const written = questionWords(question);
     const sequence = written.map((w) => w.token);
     /** Per word: its plural spelling in the question, if any. */
@@ -514,6 +516,10 @@ export class QuestionRecall {
       }
       relativeOnly.set(word, relatives);
       perWord.set(word, forms);
+      if (synonyms && opts.derivedFactor > 0 && others.length === 0 && !isGenericToken(word)) {
+        const nouns = (synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []).filter((w) => !w.includes(' ') && w !== word && !asked.has(w));
+        if (nouns.length > 0) familyNouns.set(word, nouns);
+      }
     }
     const words = [...perWord.keys()];
     // Word pairs that bind an attribute to its entity ("player name", "name of the medicine"):
@@ -569,6 +575,7 @@ export class QuestionRecall {
       }
     });
     this.addValueHits(question, words, row, lexical);
+    this.addFamilyValueHits(words, familyNouns, row);
     // Best of the weaker factor over a name form of one word and a column form of the other.
     const binds = (tt: TableTerms, inName: Map<string, number>, inColumn: Map<string, number>): number => {
       let best = 0;
@@ -653,6 +660,29 @@ export class QuestionRecall {
         }
       }
     }
+  }
+
+  /**
+   * A noun of a question word's family that is a cell among a column's top values supports the
+   * word in that table, at the family factor of a value match: a key-value table names an
+   * attribute in a row, not in a column ("the fastest superheroes": fast -> speed, one
+   * `attribute_name` of the heroes' attributes). Like the family's lake words, a relative: recall
+   * evidence, not that the catalog knows the word.
+   */
+  private addFamilyValueHits(terms: string[], familyNouns: ReadonlyMap<string, readonly string[]>, row: (id: string) => Float64Array): void {
+    if (familyNouns.size === 0) return;
+    const vocab = this.index.snapshot.vocabulary();
+    const m = this.opts.valueMatch * this.opts.derivedFactor;
+    terms.forEach((term, k) => {
+      for (const noun of familyNouns.get(term) ?? []) {
+        const tables = new Set(vocab.lookupValue(noun).map((h) => h.tableId));
+        if (tables.size > this.opts.maxValueTables) continue;
+        for (const id of tables) {
+          const r = row(id);
+          if (m > r[k]) r[k] = m;
+        }
+      }
+    });
   }
 
   private rankedCache?: string[];

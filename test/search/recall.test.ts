@@ -287,6 +287,33 @@ describe('question recall: cell values', () => {
   });
 });
 
+describe('question recall: cells that name what a word measures', () => {
+  /** Heroes whose attributes are rows of a key-value table: `attribute_name` holds Speed, Strength. */
+  function heroLake() {
+    const attributes = table('attribute', ['attribute_id', 'attribute_name']);
+    attributes.columns[1]!.topValues = ['Intelligence', 'Strength', 'Speed', 'Durability'];
+    return snapshotOf([table('superhero', ['superhero_id', 'superhero_name']), table('hero_attribute', ['hero_id', 'attribute_id', 'attribute_value']), attributes], []);
+  }
+
+  it('a noun of the word\'s family that a cell holds supports the word in that table ("fastest" -> fast -> Speed), as a relative', () => {
+    const recall = recallOn(heroLake(), 'Count the fastest superheroes.');
+    const k = termIndex(recall, 'fastest');
+    expect(k).toBeGreaterThanOrEqual(0);
+    expect(recall.match('attribute')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.valueMatch * DEFAULT_RECALL_OPTIONS.derivedFactor, 6);
+    expect(recall.matchesLexically('attribute', k)).toBe(false);
+    expect(recall.match('hero_attribute')?.[k] ?? 0).toBe(0);
+    // Without the family factor no table holds what "fastest" measures.
+    expect(termIndex(recallOn(heroLake(), 'Count the fastest superheroes.', { derivedFactor: 0 }), 'fastest')).toBe(-1);
+  });
+
+  it('a word the question asks for itself is no such noun ("strong heroes and their strength": strength is asked)', () => {
+    const recall = recallOn(heroLake(), 'Which strong heroes have the most strength?');
+    const k = termIndex(recall, 'strong');
+    expect(k === -1 || (recall.match('attribute')?.[k] ?? 0) === 0).toBe(true);
+    expect(recall.match('attribute')![termIndex(recall, 'strength')]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.valueMatch, 6);
+  });
+});
+
 describe('question recall: abbreviations', () => {
   function collegeLake() {
     return snapshotOf(

@@ -487,11 +487,12 @@ export class QuestionRecall {
           if (relative) relatives.add(w);
         }
       };
+      // The nouns of the word's family (through its lemma: taught -> teach -> teacher): those the
+      // lake holds as words stand for it, and any of them may be a cell (`addFamilyValueHits`).
+      const family = synonyms && opts.derivedFactor > 0 && !isGenericToken(word) ? (synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []) : [];
       if (synonyms && !isGenericToken(word)) {
         addLakeWords(index.lakeForms(synonyms, `synonym:${word}`, () => synonyms.synonyms(word), true), opts.synonymFactor, false);
-        if (opts.derivedFactor > 0) {
-          addLakeWords(index.lakeForms(synonyms, `family:${word}`, () => synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []), opts.derivedFactor, true);
-        }
+        if (family.length > 0) addLakeWords(index.lakeForms(synonyms, `family:${word}`, () => family), opts.derivedFactor, true);
         if (opts.narrowerFactor > 0 && !index.has(word)) {
           addLakeWords(index.lakeForms(synonyms, `narrower:${word}`, () => synonyms.narrowerNouns?.(word) ?? []), opts.narrowerFactor, true);
         }
@@ -513,13 +514,12 @@ export class QuestionRecall {
       if (others.length > 0) {
         for (const f of relatives) forms.delete(f);
         relatives.clear();
+      } else {
+        const nouns = family.filter((w) => !w.includes(' ') && !asked.has(w));
+        if (nouns.length > 0) familyNouns.set(word, nouns);
       }
       relativeOnly.set(word, relatives);
       perWord.set(word, forms);
-      if (synonyms && opts.derivedFactor > 0 && others.length === 0 && !isGenericToken(word)) {
-        const nouns = (synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []).filter((w) => !w.includes(' ') && w !== word && !asked.has(w));
-        if (nouns.length > 0) familyNouns.set(word, nouns);
-      }
     }
     const words = [...perWord.keys()];
     // Word pairs that bind an attribute to its entity ("player name", "name of the medicine"):

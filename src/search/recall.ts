@@ -1,6 +1,6 @@
 import { defaultWordVectors, type WordVectors } from '../embed/index.js';
 import { identifierTerms, isGenericToken, isNumberToken, tokeniseIdentifier } from '../graph/index.js';
-import { defaultLemmatiser } from '../text/index.js';
+import { defaultLemmatiser, oneEditSpellings } from '../text/index.js';
 import { defaultSynonyms, readsAsName, STOP_WORDS, tokeniseQuestion, type QuestionToken, type SynonymSource } from '../intent/index.js';
 import { memoInto } from '../util/boundedMemo.js';
 import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
@@ -64,6 +64,13 @@ export interface RecallOptions {
   /** Factor for a noun of the question word's family (rated ~ rating, taught ~ teacher, old ~ age). */
   derivedFactor: number;
   /**
+   * Factor for a lake word or a cell one typing slip away (`oneEditSpellings`) from a question
+   * word that nothing in the lake stands for and no cell holds ("allegry" ~ allergy); 0: off.
+   */
+  misspellingFactor: number;
+  /** Shortest question word read as a possible misspelling (short words have many near words). */
+  misspellingMinLength: number;
+  /**
    * Factor for a more specific noun (a WordNet hyponym: aviator ~ pilot, article ~ paper) of a
    * question word the lake does not hold itself. A word the lake holds keeps its own tables:
    * for every word, original-wording train questions lost more than reworded ones gained.
@@ -106,6 +113,8 @@ export const DEFAULT_RECALL_OPTIONS: RecallOptions = {
   abbreviationFactor: 0.5,
   synonymFactor: 0.6,
   derivedFactor: 0.4,
+  misspellingFactor: 0.7,
+  misspellingMinLength: 5,
   narrowerFactor: 0.3,
   pairWeight: 0.5,
   partialNameFactor: 0.7,
@@ -436,8 +445,11 @@ export class QuestionRecall {
     // for recall, not that the catalog knows the word ("paid" ~ payment, "salary" ~ payment; see
     // `matchesLexically`).
     const relativeOnly = new Map<string, Set<string>>();
-    /** Per word: the nouns of its family, lake words or not, which cells may hold (`addFamilyValueHits`). */
+    /** Per word: the nouns of its family, lake words or not, which cells may hold (`addCellStandIns`). */
     const familyNouns = new Map<string, string[]>();
+    /** Per word read as misspelt: the cells one edit away (`addCellStandIns`). */
+    const misspeltCells = new Map<string, string[]>();
+    const vocab = index.snapshot.vocabulary();
     const written = questionWords(question);
     const sequence = written.map((w) => w.token);
     /** Per word: its plural spelling in the question, if any. */
@@ -488,7 +500,7 @@ export class QuestionRecall {
         }
       };
       // The nouns of the word's family (through its lemma: taught -> teach -> teacher): those the
-      // lake holds as words stand for it, and any of them may be a cell (`addFamilyValueHits`).
+      // lake holds as words stand for it, and any of them may be a cell (`addCellStandIns`).
       const family = synonyms && opts.derivedFactor > 0 && !isGenericToken(word) ? (synonyms.relatedNouns?.(defaultLemmatiser().lemma(word)) ?? []) : [];
       if (synonyms && !isGenericToken(word)) {
         addLakeWords(index.lakeForms(synonyms, `synonym:${word}`, () => synonyms.synonyms(word), true), opts.synonymFactor, false);
@@ -501,6 +513,23 @@ export class QuestionRecall {
         for (const [w, cos] of index.semanticRelatives(vectors, word, opts.vectorMinCosine, opts.vectorMaxRelatives, pluralOf(word))) {
           if (!forms.has(w)) forms.set(w, opts.vectorFactor * cos), relatives.add(w);
         }
+      }
+      // A word that nothing in the lake stands for, that no cell holds and that the word vectors
+      // do not know as written may be misspelt ("allegry", "intellegence"): the lake words and the
+      // top cells one typing slip away stand for it, as the word itself (a spelling, not a
+      // relative). Known words are left alone: "Hopkins", singularised to hopkin, is a name.
+      const spelt = plurals.get(word) ?? word;
+      if (
+        forms.size === 0 &&
+        opts.misspellingFactor > 0 &&
+        word.length >= opts.misspellingMinLength &&
+        !(vectors?.has(spelt) || vectors?.has(word)) &&
+        vocab.lookupValue(spelt, { allValues: true }).length === 0
+      ) {
+        const spellings = oneEditSpellings(word);
+        for (const w of spellings) if (index.has(w)) forms.set(w, opts.misspellingFactor);
+        const cells = spellings.filter((w) => vocab.lookupValue(w).length > 0);
+        if (cells.length > 0) misspeltCells.set(word, cells);
       }
       // The question's other words stand for themselves, not for this one: "teachers who advise
       // students" tells the two apart, though `student` is a word-vector neighbour of teacher.
@@ -575,7 +604,9 @@ export class QuestionRecall {
       }
     });
     this.addValueHits(question, words, row, lexical);
-    this.addFamilyValueHits(words, familyNouns, row);
+    // A noun of a word's family that is a cell: a relative. A cell one slip from a misspelt word: the word.
+    this.addCellStandIns(words, familyNouns, opts.valueMatch * opts.derivedFactor, row);
+    this.addCellStandIns(words, misspeltCells, opts.valueMatch * opts.misspellingFactor, row, lexical);
     // Best of the weaker factor over a name form of one word and a column form of the other.
     const binds = (tt: TableTerms, inName: Map<string, number>, inColumn: Map<string, number>): number => {
       let best = 0;
@@ -663,23 +694,30 @@ export class QuestionRecall {
   }
 
   /**
-   * A noun of a question word's family that is a cell among a column's top values supports the
-   * word in that table, at the family factor of a value match: a key-value table names an
-   * attribute in a row, not in a column ("the fastest superheroes": fast -> speed, one
-   * `attribute_name` of the heroes' attributes). Like the family's lake words, a relative: recall
-   * evidence, not that the catalog knows the word.
+   * Cells among a column's top values that stand for a question word support the word in their
+   * tables at `m`: a noun of the word's family (a key-value table names an attribute in a row, not
+   * in a column: "the fastest superheroes", fast -> speed, one `attribute_name` of the heroes'
+   * attributes), or the word's spelling one typing slip away ("intellegence" ~ Intelligence).
+   * Without `lexical` a relative, like the family's lake words: recall evidence, not that the
+   * catalog knows the word.
    */
-  private addFamilyValueHits(terms: string[], familyNouns: ReadonlyMap<string, readonly string[]>, row: (id: string) => Float64Array): void {
-    if (familyNouns.size === 0) return;
+  private addCellStandIns(
+    terms: string[],
+    standIns: ReadonlyMap<string, readonly string[]>,
+    m: number,
+    row: (id: string) => Float64Array,
+    lexical?: (id: string, k: number) => void,
+  ): void {
+    if (standIns.size === 0) return;
     const vocab = this.index.snapshot.vocabulary();
-    const m = this.opts.valueMatch * this.opts.derivedFactor;
     terms.forEach((term, k) => {
-      for (const noun of familyNouns.get(term) ?? []) {
-        const tables = new Set(vocab.lookupValue(noun).map((h) => h.tableId));
+      for (const cell of standIns.get(term) ?? []) {
+        const tables = new Set(vocab.lookupValue(cell).map((h) => h.tableId));
         if (tables.size > this.opts.maxValueTables) continue;
         for (const id of tables) {
           const r = row(id);
           if (m > r[k]) r[k] = m;
+          lexical?.(id, k);
         }
       }
     });

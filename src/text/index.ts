@@ -18,3 +18,4 @@ export {
   type Lemmatiser,
 } from './lemmatiser.js';
 export { hashValueForm, MAX_HASHED_VALUE_WORDS, normaliseValue, valueHash } from './values.js';
+export { oneEditSpellings } from './spelling.js';

@@ -392,3 +392,48 @@ describe("question recall: the question's other words stand for themselves", () 
     expect(both.match('teacher')![termIndex(both, 'teacher')]).toBe(1);
   });
 });
+
+describe('question recall: misspelt words', () => {
+  /** Heroes with a key-value attribute table (`attribute_name`: Intelligence, ...) and an allergy table. */
+  function heroLake() {
+    const attributes = table('attribute', ['attribute_id', 'attribute_name']);
+    attributes.columns[1]!.topValues = ['Intelligence', 'Strength', 'Speed'];
+    return snapshotOf(
+      [table('superhero', ['superhero_id', 'superhero_name']), table('hero_attribute', ['hero_id', 'attribute_id']), attributes, table('allergy', ['allergy', 'allergy_type'])],
+      [],
+    );
+  }
+  const misspelt = DEFAULT_RECALL_OPTIONS.misspellingFactor;
+
+  it('a word no lake word or cell stands for meets the cell one typing slip away ("intellegence" -> Intelligence), as the word itself', () => {
+    const recall = recallOn(heroLake(), 'Which superheroes have the most intellegence?');
+    const k = termIndex(recall, 'intellegence');
+    expect(k).toBeGreaterThanOrEqual(0);
+    expect(recall.match('attribute')![k]).toBeCloseTo(DEFAULT_RECALL_OPTIONS.valueMatch * misspelt, 6);
+    expect(recall.matchesLexically('attribute', k)).toBe(true);
+    expect(recall.match('superhero')?.[k] ?? 0).toBe(0);
+    expect(termIndex(recallOn(heroLake(), 'Which superheroes have the most intellegence?', { misspellingFactor: 0 }), 'intellegence')).toBe(-1);
+  });
+
+  it('and the lake word two swapped letters away ("allegry" -> the allergy table)', () => {
+    const recall = recallOn(heroLake(), 'Which allegry is the most common?');
+    const k = termIndex(recall, 'allegry');
+    expect(recall.match('allergy')![k]).toBeGreaterThan(0);
+    expect(recall.matchesLexically('allergy', k)).toBe(true);
+    expect(recall.match('allergy')![k]).toBeLessThanOrEqual(misspelt);
+    expect(termIndex(recallOn(heroLake(), 'Which allegry is the most common?', { misspellingFactor: 0 }), 'allegry')).toBe(-1);
+  });
+
+  it('a word the word vectors know is no misspelling ("demons" is not demo), nor is a short one', () => {
+    const lake = () => snapshotOf([table('demo', ['demo_id', 'title'])], []);
+    const q = (x: number, y: number, z: number) => [x, y, z].map((v) => Math.round(v * 127));
+    const vectors = new WordVectors(['demons', 'demon', 'demo'], 3, Int8Array.from([...q(1, 0, 0), ...q(1, 0, 0), ...q(0, 0, 1)]));
+    const unknown = recallOn(lake(), 'Which demons appear?', { synonyms: false });
+    expect(unknown.match('demo')![termIndex(unknown, 'demon')]).toBeGreaterThan(0);
+    const known = recallOn(lake(), 'Which demons appear?', { synonyms: false, wordVectors: vectors });
+    expect(known.match('demo')?.[termIndex(known, 'demon')] ?? 0).toBe(0);
+    // "demon" is five letters, the shortest read as misspelt by default.
+    const short = recallOn(lake(), 'Which demons appear?', { synonyms: false, misspellingMinLength: 6 });
+    expect(short.match('demo')?.[termIndex(short, 'demon')] ?? 0).toBe(0);
+  });
+});

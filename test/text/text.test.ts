@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   MAX_HASHED_VALUE_WORDS,
+  oneEditSpellings,
   NAME_INDEX_SPLIT,
   defaultLemmatiser,
   foldCase,
@@ -135,5 +136,22 @@ describe('value forms and hashes (what the catalog files cells under, and a look
     const long = Array.from({ length: MAX_HASHED_VALUE_WORDS + 1 }, (_, i) => `w${i}`).join(' ');
     expect(valueHash(long)).toBeUndefined();
     expect(valueHash(long.split(' ').slice(1).join(' '))).toBeDefined();
+  });
+});
+
+describe('oneEditSpellings', () => {
+  it("holds Damerau's four slips of a word, once each, and never the word", () => {
+    const spellings = oneEditSpellings('cat');
+    expect(spellings).toContain('at'); // a letter dropped
+    expect(spellings).toContain('act'); // two neighbours swapped
+    expect(spellings).toContain('cart'); // a letter added
+    expect(spellings).toContain('cats'); // ... at the end
+    expect(spellings).toContain('bat'); // a letter changed
+    expect(spellings).not.toContain('cat');
+    expect(spellings).not.toContain('tac'); // two slips
+    expect(new Set(spellings).size).toBe(spellings.length);
+    // n + (n - 1) + 26 (n + 1) + 25 n strings before duplicates are dropped: at most 54n + 25.
+    expect(spellings.length).toBeLessThanOrEqual(54 * 3 + 25);
+    expect(oneEditSpellings('intellegence')).toContain('intelligence');
   });
 });

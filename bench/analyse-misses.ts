@@ -6,6 +6,8 @@
  *   - unnamed table: the missed table's name shares no word with the question (a bridge or a
  *     content table the question describes in other words);
  *   - named but missed: the question names it, the search still left it out.
+ * For methods that trace their alternates' offers, also where the search lost each missing table
+ * (`MissedGold`: never offered, offered under the confidence floor, or no room left).
  * Usage: tsx bench/analyse-misses.ts <results.json> [--method graft] [--budget 10] [--top 20] [--write]
  * Prints the analysis; with --write (as `npm run bench` calls it), for a run over the lake's own
  * questions (its gold.json), it also writes the section `bench:<dataset>-misses` of
@@ -14,7 +16,7 @@
  * file's questions and only printed: the docs section is the dev report.
  */
 import path from 'node:path';
-import { goldFromQuestions, readBenchGold, readBenchManifest } from '../src/bench/index.js';
+import { goldFromQuestions, MISSED_REACHES, readBenchGold, readBenchManifest, type MissedReach } from '../src/bench/index.js';
 import { replaceMarkedSection } from '../src/bench/markdown.js';
 import type { BenchRow } from '../src/bench/run.js';
 import { readRunRows } from '../src/bench/runFile.js';
@@ -55,6 +57,27 @@ const classify = (r: BenchRow): string[] => {
 };
 for (const r of rows) for (const c of classify(r)) counts.set(c, (counts.get(c) ?? 0) + 1);
 
+/** The missing gold tables by how far the search got with them (rows of methods that trace their offers). */
+function reachLines(): string[] {
+  const missed = rows.flatMap((r) => r.missedGold ?? []);
+  if (!rows.some((r) => r.missedGold)) return [];
+  const line = (reach: MissedReach) => {
+    const of = missed.filter((m) => m.reach === reach);
+    const stages = new Map<string, number>();
+    for (const m of of) if (m.stage) stages.set(m.stage, (stages.get(m.stage) ?? 0) + 1);
+    const byStage = [...stages].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([s, n]) => `${s} ${n}`).join(', ');
+    return `| ${reach} | ${of.length} | ${byStage || '—'} |`;
+  };
+  return [
+    `Where the search lost the ${missed.length} missing gold tables (each lake table, shards apart): never offered, offered under the confidence floor, or offered above it with no room left in the budget; by the stage that offered them:`,
+    '',
+    '| reach | tables | offered by |',
+    '| --- | --- | --- |',
+    ...MISSED_REACHES.map(line),
+    '',
+  ];
+}
+
 const lines = [
   `## Error analysis: ${method} at L = ${budget}, intent \`${results.intent}\`, >= 2-table questions`,
   '',
@@ -64,6 +87,7 @@ const lines = [
   '| --- | --- |',
   ...[...counts].sort((a, b) => b[1] - a[1]).map(([c, n]) => `| ${c} | ${n} |`),
   '',
+  ...reachLines(),
   `The ${Math.min(top, rows.length)} worst (lowest recall first):`,
   '',
   '| # | question | missed (base table @ db) | retrieved | cause |',

@@ -8,7 +8,7 @@
  */
 import { createEngine, type Engine, type SynthesisResult } from '../engine/index.js';
 import { intentFromDecomposition } from '../intent/index.js';
-import type { ValueFunction } from '../search/index.js';
+import { DEFAULT_SEARCH_OPTIONS, type ValueFunction } from '../search/index.js';
 import { LearnedValueFunction } from '../value/learnedValueFunction.js';
 import { registerRetrievalMethod, type BenchContext, type BenchQuestion, type RetrievalMethod, type RetrievalTrace } from './methods.js';
 
@@ -62,7 +62,17 @@ export class GraftMethod implements RetrievalMethod {
       ...this.ctx!.engineOptions,
     });
     this.lastResult = r;
-    this.last = { core: r.tables.filter((t) => t.role !== 'alternate').length, region: r.search?.regionTableIds ?? [] };
+    this.last = {
+      core: r.tables.filter((t) => t.role !== 'alternate').length,
+      region: r.search?.regionTableIds ?? [],
+      // GRAFT-Exact offers no alternates: its misses are no offers' misses.
+      ...(this.strategy === 'beam'
+        ? {
+            offers: (r.search?.alternateOffers ?? []).map((o) => ({ tables: o.tables, stage: o.evidence.stage, confidence: o.confidence })),
+            alternateFloor: this.ctx!.engineOptions?.minAlternateConfidence ?? DEFAULT_SEARCH_OPTIONS.minAlternateConfidence,
+          }
+        : {}),
+    };
     return r.tables.map((t) => t.id);
   }
 

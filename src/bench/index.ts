@@ -43,6 +43,8 @@ export {
   solveSelection,
   type RetrievalMethod,
   type RetrievalMethodFactory,
+  type RetrievalTrace,
+  type TracedOffer,
   type BenchContext,
   type BenchIntent,
   type BenchQuestion,
@@ -65,6 +67,7 @@ export {
   type BenchIndexInfo,
 } from './run.js';
 export { benchMarkdown, writeBenchmarksMarkdown, benchSectionName } from './report.js';
+export { missedGold, MISSED_REACHES, type MissedGold, type MissedReach } from './missedGold.js';
 export { replaceMarkedSection, markdownTable } from './markdown.js';
 export { solveSelectionExact, selectionValue, SELECTION_MAX_NODES, type SelectionResult } from './selection.js';
 export { machineInfo, gitCommit, type MachineInfo } from './machine.js';

@@ -69,6 +69,16 @@ export interface RetrievalTrace {
   core: number;
   /** Catalog ids of every table the method could have returned (its search region). */
   region: string[];
+  /** Methods that offer alternates: every offer, taken or not, and the confidence an offer needed to be taken. */
+  offers?: TracedOffer[];
+  alternateFloor?: number;
+}
+
+/** One alternates' offer (a table with its row shards): catalog ids, the stage that made it, its confidence. */
+export interface TracedOffer {
+  tables: string[];
+  stage: string;
+  confidence: number;
 }
 
 export type RetrievalMethodFactory = () => RetrievalMethod;

@@ -1,6 +1,7 @@
 /** Renders benchmark results as markdown and keeps docs/BENCHMARKS.md's sections up to date. */
 import path from 'node:path';
 import { markdownTable, replaceMarkedSection } from './markdown.js';
+import { MISSED_REACHES } from './missedGold.js';
 import type { BenchResults, BenchSummary } from './run.js';
 
 /**
@@ -60,21 +61,28 @@ function costTable(results: BenchResults): string {
   return markdownTable(header, rows);
 }
 
-/** Diagnostics of the >= 2-table questions: answers with no gold table, region recall, core size, the core's own F1 / Suf. */
+/**
+ * Diagnostics of the >= 2-table questions: answers with no gold table, region recall, core size,
+ * the core's own F1 / Suf, and the gold tables the answers lack by how far the search got with
+ * them (`MissedGold`: never offered / offered under the floor / no room left).
+ */
 function diagnosticsTable(results: BenchResults): string {
   const budgets = results.budgets;
-  const header = ['method', ...budgets.flatMap((L) => [`no gold @${L}`, `region recall @${L}`, `core / answer @${L}`, `core F1 / Suf @${L}`])];
+  const header = ['method', ...budgets.flatMap((L) => [`no gold @${L}`, `region recall @${L}`, `core / answer @${L}`, `core F1 / Suf @${L}`, `missed: not offered / under floor / no room @${L}`])];
   const rows = results.methods.map((m) => [
     m,
     ...budgets.flatMap((L) => {
       const s = results.summary.find((x) => x.method === m && x.budget === L);
-      if (!s) return ['—', '—', '—', '—'];
+      if (!s) return ['—', '—', '—', '—', '—'];
       const d = s.diagnostics;
+      // Results written before the missed tables were traced have no such field.
+      const missed = d.missedGold ?? null;
       return [
         `${(100 * d.zeroGoldShare).toFixed(1)}%`,
         d.regionRecall === null ? '—' : f3(d.regionRecall),
         `${d.meanCore === null ? '—' : d.meanCore.toFixed(2)} / ${s.multi.avgReturned.toFixed(2)}`,
         d.coreF1 === null || d.coreSufficiency === null ? '—' : `${f3(d.coreF1)} / ${f3(d.coreSufficiency)}`,
+        missed === null ? '—' : MISSED_REACHES.map((r) => missed[r]).join(' / '),
       ];
     }),
   ]);
@@ -117,7 +125,9 @@ export function benchMarkdown(results: BenchResults): string {
     '',
     'no gold: share of answers holding no gold table; region recall: share of the gold tables inside the ' +
       "search region (every table the method could have chosen) before any choice; core / answer: mean size of the core synthesis " +
-      '(alternates excluded) and of the whole answer; core F1 / Suf: the core alone scored as the answer.',
+      '(alternates excluded) and of the whole answer; core F1 / Suf: the core alone scored as the answer; ' +
+      'missed: the gold tables the answers lack (each lake table), never offered / offered under the confidence floor / ' +
+      'offered above it with no room left in the budget.',
     '',
     diagnosticsTable(results),
     '',

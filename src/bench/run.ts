@@ -17,6 +17,7 @@ import { gitCommit, machineInfo, type MachineInfo } from './machine.js';
 import { latencySummary, macroAverage, questionMetrics, type LatencySummary, type MacroMetrics } from './metrics.js';
 import { benchMarkdown } from './report.js';
 import { createRetrievalMethod, retrievalMethodNames, type BenchContext, type BenchIntent, type RetrievalMethod } from './methods.js';
+import { missedGold, MISSED_REACHES, type MissedGold, type MissedReach } from './missedGold.js';
 
 export { DEFAULT_BUDGETS } from './defaults.js';
 import { BASELINE_METHODS, DEFAULT_BUDGETS } from './defaults.js';
@@ -81,7 +82,10 @@ export interface BenchRow {
   /** Methods with a trace: size of the core answer, and the share of gold tables inside the search region. */
   core?: number;
   regionRecall?: number;
+  /** Methods that trace their alternates' offers: each gold table the answer lacks, and how far the search got with it. */
+  missedGold?: MissedGold[];
 }
+
 
 export interface BenchSummary {
   method: string;
@@ -105,6 +109,8 @@ export interface BenchDiagnostics {
   /** F1 and Sufficiency of the core alone (the answer's first `core` tables): what a BI user reads as the answer. */
   coreF1: number | null;
   coreSufficiency: number | null;
+  /** Gold tables the answers lack, by `MissedGold.reach` (null: the method traces no offers). */
+  missedGold: Record<MissedReach, number> | null;
 }
 
 export interface BenchIndexInfo {
@@ -290,10 +296,12 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
           const retrieved = ids.map((id) => catalog.tableById.get(id)?.stem ?? `?${id}`);
           const m = questionMetrics(retrieved, q.goldLake);
           const trace = method.trace?.();
-          let traced: Pick<BenchRow, 'core' | 'regionRecall'> = {};
+          let traced: Pick<BenchRow, 'core' | 'regionRecall' | 'missedGold'> = {};
           if (trace) {
-            const region = new Set(trace.region.map((id) => catalog.tableById.get(id)?.stem));
+            const stem = (id: string) => catalog.tableById.get(id)?.stem;
+            const region = new Set(trace.region.map(stem));
             traced = { core: trace.core, regionRecall: q.goldLake.length > 0 ? q.goldLake.filter((g) => region.has(g)).length / q.goldLake.length : 1 };
+            if (trace.offers) traced.missedGold = missedGold(q.goldLake, retrieved, trace.offers.map((o) => ({ ...o, tables: o.tables.map((id) => stem(id) ?? `?${id}`) })), trace.alternateFloor ?? 0);
           }
           rows.push({
             questionIndex: q.index, method: method.name, budget, intent: intentSpec, retrieved, gold: q.goldLake,
@@ -386,6 +394,9 @@ function diagnose(rows: readonly BenchRow[]): BenchDiagnostics {
     meanCore: mean(traced.map((r) => r.core!)),
     coreF1: mean(cores.map((m) => m.f1)),
     coreSufficiency: mean(cores.map((m) => m.sufficiency)),
+    missedGold: rows.some((r) => r.missedGold)
+      ? Object.fromEntries(MISSED_REACHES.map((reach) => [reach, rows.reduce((n, r) => n + (r.missedGold ?? []).filter((m) => m.reach === reach).length, 0)])) as Record<MissedReach, number>
+      : null,
   };
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBenchLake } from '../../src/bench/buildLake.js';
 import { macroAverage } from '../../src/bench/metrics.js';
+import { missedGold } from '../../src/bench/missedGold.js';
 import { BASELINE_METHODS } from '../../src/bench/methods.js';
 import { benchMarkdown, writeBenchmarksMarkdown } from '../../src/bench/report.js';
 import { runBench, summarise, type BenchResults } from '../../src/bench/run.js';
@@ -70,6 +71,13 @@ describe.skipIf(!spiderAvailable)('runBench: 3 Spider databases, PGlite, --limit
     expect(alternates(withDefault)).toBeGreaterThan(0);
     expect(alternates(coreOnly)).toBe(0);
     expect(coreOnly.rows.map((row) => row.retrieved.slice(0, row.core))).toEqual(withDefault.rows.map((row) => row.retrieved.slice(0, row.core)));
+    // Each gold table an answer lacks is traced: at floor 1 an offered one is always under the floor.
+    for (const row of [...withDefault.rows, ...coreOnly.rows]) {
+      expect(row.missedGold?.map((m) => m.table).sort()).toEqual(row.gold.filter((g) => !row.retrieved.includes(g)).sort());
+    }
+    const reaches = coreOnly.rows.flatMap((row) => row.missedGold!.map((m) => m.reach));
+    expect(reaches).toContain('under the floor');
+    expect(reaches).not.toContain('no room');
   }, 120_000);
 
   it('has the documented shape: every method x budget x question, once', () => {
@@ -155,6 +163,25 @@ describe('summarise: diagnostics of traced answers', () => {
 
   it('has no core figures for methods without a trace', () => {
     const untraced = { ...row(['a'], ['a', 'b'], 1, 0), core: undefined, regionRecall: undefined };
-    expect(summarise([untraced])[0].diagnostics).toMatchObject({ meanCore: null, coreF1: null, coreSufficiency: null });
+    expect(summarise([untraced])[0].diagnostics).toMatchObject({ meanCore: null, coreF1: null, coreSufficiency: null, missedGold: null });
+  });
+
+  it('tells where each missing gold table was lost: never offered, offered under the floor, or no room left', () => {
+    const offers = [
+      { tables: ['b1', 'b2'], stage: 'relevant', confidence: 0.01 },
+      { tables: ['c'], stage: 'strong-join', confidence: 0.3 },
+      { tables: ['x'], stage: 'runner-up', confidence: 0.9 },
+    ];
+    const missed = missedGold(['a', 'b2', 'c', 'd', 'x'], ['a', 'x'], offers, 0.02);
+    expect(missed).toEqual([
+      { table: 'b2', reach: 'under the floor', stage: 'relevant', confidence: 0.01 },
+      { table: 'c', reach: 'no room', stage: 'strong-join', confidence: 0.3 },
+      { table: 'd', reach: 'not offered' },
+    ]);
+    const [s] = summarise([
+      { ...row(['a', 'x'], ['a', 'b2', 'c', 'd', 'x'], 1, 0), missedGold: missed },
+      { ...row(['a'], ['a', 'd'], 1, 1), missedGold: missedGold(['a', 'd'], ['a'], [], 0.02) },
+    ]);
+    expect(s.diagnostics.missedGold).toEqual({ 'not offered': 2, 'under the floor': 1, 'no room': 1 });
   });
 });

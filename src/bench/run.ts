@@ -86,7 +86,6 @@ export interface BenchRow {
   missedGold?: MissedGold[];
 }
 
-
 export interface BenchSummary {
   method: string;
   budget: number;

@@ -8,7 +8,7 @@
  */
 import { createEngine, type Engine, type SynthesisResult } from '../engine/index.js';
 import { intentFromDecomposition } from '../intent/index.js';
-import { DEFAULT_SEARCH_OPTIONS, type ValueFunction } from '../search/index.js';
+import type { ValueFunction } from '../search/index.js';
 import { LearnedValueFunction } from '../value/learnedValueFunction.js';
 import { registerRetrievalMethod, type BenchContext, type BenchQuestion, type RetrievalMethod, type RetrievalTrace } from './methods.js';
 
@@ -69,7 +69,7 @@ export class GraftMethod implements RetrievalMethod {
       ...(this.strategy === 'beam'
         ? {
             offers: (r.search?.alternateOffers ?? []).map((o) => ({ tables: o.tables, stage: o.evidence.stage, confidence: o.confidence })),
-            alternateFloor: this.ctx!.engineOptions?.minAlternateConfidence ?? DEFAULT_SEARCH_OPTIONS.minAlternateConfidence,
+            alternateFloor: r.search?.alternateFloor ?? 0,
           }
         : {}),
     };

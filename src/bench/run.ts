@@ -292,15 +292,15 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
           const t0 = performance.now();
           const ids = await method.retrieve(q.question, budget, { index: q.index, decomposition });
           const latencyMs = performance.now() - t0;
-          const retrieved = ids.map((id) => catalog.tableById.get(id)?.stem ?? `?${id}`);
+          const stem = (id: string) => catalog.tableById.get(id)?.stem ?? `?${id}`;
+          const retrieved = ids.map(stem);
           const m = questionMetrics(retrieved, q.goldLake);
           const trace = method.trace?.();
           let traced: Pick<BenchRow, 'core' | 'regionRecall' | 'missedGold'> = {};
           if (trace) {
-            const stem = (id: string) => catalog.tableById.get(id)?.stem;
             const region = new Set(trace.region.map(stem));
             traced = { core: trace.core, regionRecall: q.goldLake.length > 0 ? q.goldLake.filter((g) => region.has(g)).length / q.goldLake.length : 1 };
-            if (trace.offers) traced.missedGold = missedGold(q.goldLake, retrieved, trace.offers.map((o) => ({ ...o, tables: o.tables.map((id) => stem(id) ?? `?${id}`) })), trace.alternateFloor ?? 0);
+            if (trace.offers) traced.missedGold = missedGold(q.goldLake, retrieved, trace.offers.map((o) => ({ ...o, tables: o.tables.map(stem) })), trace.alternateFloor ?? 0);
           }
           rows.push({
             questionIndex: q.index, method: method.name, budget, intent: intentSpec, retrieved, gold: q.goldLake,

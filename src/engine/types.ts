@@ -81,8 +81,11 @@ export interface SynthesisResult {
   preview?: { columns: string[]; rows: Record<string, unknown>[]; engine?: string; readBy?: Record<string, string> };
   elapsedMs: number;
   warnings: string[];
-  /** How the search got there (not part of the API): the tables it could have chosen. */
-  search?: { regionTableIds: string[]; stoppedBy: string; alternateOffers: AlternateOffer[] };
+  /**
+   * How the search got there (not part of the API): the tables it could have chosen, the
+   * alternates' offers, and the confidence an offer needed to be kept.
+   */
+  search?: { regionTableIds: string[]; stoppedBy: string; alternateOffers: AlternateOffer[]; alternateFloor: number };
 }
 
 export interface AtomSupport {

@@ -72,6 +72,8 @@ export interface SearchOutcome {
   region: string[];
   /** The alternates' offers, kept or not, with their evidence and confidence (empty: no core). */
   offers: AlternateOffer[];
+  /** The confidence an offer needed to be kept (`minAlternateConfidence`): an offer above it that was not kept found no room. */
+  alternateFloor: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export interface SearchOutcome {
 export async function searchSynthesis(model: SynthesisModel, partial: Partial<SearchOptions> = {}): Promise<SearchOutcome> {
   const opts = { ...DEFAULT_SEARCH_OPTIONS, ...partial };
   const budget = Math.max(0, Math.floor(opts.budget));
-  const empty: SearchOutcome = { tables: [], utility: 0, realisations: [], regionSize: 0, seeds: [], evaluations: 0, stoppedBy: 'empty', region: [], offers: [] };
+  const empty: SearchOutcome = { tables: [], utility: 0, realisations: [], regionSize: 0, seeds: [], evaluations: 0, stoppedBy: 'empty', region: [], offers: [], alternateFloor: opts.minAlternateConfidence };
   if (budget === 0 || model.snapshot.tables.length === 0 || model.numAtoms === 0) return empty;
   const region = anchorRegion(model, {
     anchorsPerAtom: opts.anchorsPerAtom,
@@ -105,6 +107,7 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
       stoppedBy: 'exact',
       region: [...region.tables],
       offers: [],
+      alternateFloor: opts.minAlternateConfidence,
     };
   }
 
@@ -167,6 +170,7 @@ export async function searchSynthesis(model: SynthesisModel, partial: Partial<Se
     stoppedBy: choice.stoppedBy,
     region: searched,
     offers: choice.offers,
+    alternateFloor: opts.minAlternateConfidence,
   };
 }
 

@@ -51,7 +51,7 @@ export async function fuseStage(input: FuseInput): Promise<FusedSynthesis> {
     valueFunction: input.valueFunctionName,
     elapsedMs: 0,
     warnings: [...warnings, ...plan.warnings],
-    search: { regionTableIds: outcome.region, stoppedBy: outcome.stoppedBy, alternateOffers: outcome.offers },
+    search: { regionTableIds: outcome.region, stoppedBy: outcome.stoppedBy, alternateOffers: outcome.offers, alternateFloor: outcome.alternateFloor },
   };
   return { result, plan };
 }

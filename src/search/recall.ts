@@ -267,6 +267,21 @@ export class LexicalIndex {
     return best;
   }
 
+  private readonly spellingCache = new Map<string, { words: readonly string[]; cells: readonly string[] }>();
+
+  /**
+   * The spellings one typing slip away from `token` (`oneEditSpellings`) that the lake holds, as
+   * lake words and as cells among a column's top values. Cached per word: each is ~54 x its length
+   * lookups, and a misspelt word recurs from question to question.
+   */
+  misspellings(token: string): { words: readonly string[]; cells: readonly string[] } {
+    return memoInto(this.spellingCache, token, MAX_CACHED_PER_KIND, () => {
+      const spellings = oneEditSpellings(token);
+      const vocab = this.snapshot.vocabulary();
+      return { words: spellings.filter((w) => this.has(w)), cells: spellings.filter((w) => vocab.lookupValue(w).length > 0) };
+    });
+  }
+
   /** Per phrase source (a synonym source), per relation and word: the lake forms of its phrases. */
   private readonly formCache = new WeakMap<object, Map<string, readonly string[]>>();
 
@@ -448,7 +463,7 @@ export class QuestionRecall {
     /** Per word: the nouns of its family, lake words or not, which cells may hold (`addCellStandIns`). */
     const familyNouns = new Map<string, string[]>();
     /** Per word read as misspelt: the cells one edit away (`addCellStandIns`). */
-    const misspeltCells = new Map<string, string[]>();
+    const misspeltCells = new Map<string, readonly string[]>();
     const vocab = index.snapshot.vocabulary();
     const written = questionWords(question);
     const sequence = written.map((w) => w.token);
@@ -526,9 +541,8 @@ export class QuestionRecall {
         !(vectors?.has(spelt) || vectors?.has(word)) &&
         vocab.lookupValue(spelt, { allValues: true }).length === 0
       ) {
-        const spellings = oneEditSpellings(word);
-        for (const w of spellings) if (index.has(w)) forms.set(w, opts.misspellingFactor);
-        const cells = spellings.filter((w) => vocab.lookupValue(w).length > 0);
+        const { words: near, cells } = index.misspellings(word);
+        for (const w of near) forms.set(w, opts.misspellingFactor);
         if (cells.length > 0) misspeltCells.set(word, cells);
       }
       // The question's other words stand for themselves, not for this one: "teachers who advise

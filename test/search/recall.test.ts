@@ -287,14 +287,14 @@ describe('question recall: cell values', () => {
   });
 });
 
-describe('question recall: cells that name what a word measures', () => {
-  /** Heroes whose attributes are rows of a key-value table: `attribute_name` holds Speed, Strength. */
-  function heroLake() {
-    const attributes = table('attribute', ['attribute_id', 'attribute_name']);
-    attributes.columns[1]!.topValues = ['Intelligence', 'Strength', 'Speed', 'Durability'];
-    return snapshotOf([table('superhero', ['superhero_id', 'superhero_name']), table('hero_attribute', ['hero_id', 'attribute_id', 'attribute_value']), attributes], []);
-  }
+/** Heroes whose attributes are rows of a key-value table: `attribute_name` holds Intelligence, Speed, Strength. */
+function heroLake() {
+  const attributes = table('attribute', ['attribute_id', 'attribute_name']);
+  attributes.columns[1]!.topValues = ['Intelligence', 'Strength', 'Speed', 'Durability'];
+  return snapshotOf([table('superhero', ['superhero_id', 'superhero_name']), table('hero_attribute', ['hero_id', 'attribute_id', 'attribute_value']), attributes], []);
+}
 
+describe('question recall: cells that name what a word measures', () => {
   it('a noun of the word\'s family that a cell holds supports the word in that table ("fastest" -> fast -> Speed), as a relative', () => {
     const recall = recallOn(heroLake(), 'Count the fastest superheroes.');
     const k = termIndex(recall, 'fastest');
@@ -394,15 +394,7 @@ describe("question recall: the question's other words stand for themselves", () 
 });
 
 describe('question recall: misspelt words', () => {
-  /** Heroes with a key-value attribute table (`attribute_name`: Intelligence, ...) and an allergy table. */
-  function heroLake() {
-    const attributes = table('attribute', ['attribute_id', 'attribute_name']);
-    attributes.columns[1]!.topValues = ['Intelligence', 'Strength', 'Speed'];
-    return snapshotOf(
-      [table('superhero', ['superhero_id', 'superhero_name']), table('hero_attribute', ['hero_id', 'attribute_id']), attributes, table('allergy', ['allergy', 'allergy_type'])],
-      [],
-    );
-  }
+  const allergyLake = () => snapshotOf([table('student', ['student_id', 'name']), table('allergy', ['allergy', 'allergy_type'])], []);
   const misspelt = DEFAULT_RECALL_OPTIONS.misspellingFactor;
 
   it('a word no lake word or cell stands for meets the cell one typing slip away ("intellegence" -> Intelligence), as the word itself', () => {
@@ -416,12 +408,12 @@ describe('question recall: misspelt words', () => {
   });
 
   it('and the lake word two swapped letters away ("allegry" -> the allergy table)', () => {
-    const recall = recallOn(heroLake(), 'Which allegry is the most common?');
+    const recall = recallOn(allergyLake(), 'Which allegry is the most common?');
     const k = termIndex(recall, 'allegry');
     expect(recall.match('allergy')![k]).toBeGreaterThan(0);
     expect(recall.matchesLexically('allergy', k)).toBe(true);
     expect(recall.match('allergy')![k]).toBeLessThanOrEqual(misspelt);
-    expect(termIndex(recallOn(heroLake(), 'Which allegry is the most common?', { misspellingFactor: 0 }), 'allegry')).toBe(-1);
+    expect(termIndex(recallOn(allergyLake(), 'Which allegry is the most common?', { misspellingFactor: 0 }), 'allegry')).toBe(-1);
   });
 
   it('a word the word vectors know is no misspelling ("demons" is not demo), nor is a short one', () => {

@@ -177,17 +177,25 @@ export class LakeGraphIndex {
     for (const key of indexed.headerKeys) for (const h of this.headerIndex.get(key) ?? []) unionCandidates.add(h);
     for (const h of this.headerShapeIndex.get(prepared.headerShape) ?? []) unionCandidates.add(h);
     const newUnions: UnionEdgeCandidate[] = [];
+    /** The unions of one table's pieces or copies: every column of both aligned, or one name. */
+    const sameTable = new Set<UnionEdgeCandidate>();
     for (const h of unionCandidates) {
       const other = this.tablesByHandle.get(h)!;
       const [a, b] = compareStrings(table.id, other.prepared.table.id) < 0 ? [prepared, other.prepared] : [other.prepared, prepared];
       this.stats.unionPairsScored++;
       const edge = scoreUnion(a, b, opts);
-      if (edge) newUnions.push(edge);
+      if (!edge) continue;
+      newUnions.push(edge);
+      const oneSchema = edge.alignment.length === a.columns.length && edge.alignment.length === b.columns.length;
+      if (oneSchema || sameWords(a.stemTokens, b.stemTokens)) sameTable.add(edge);
     }
 
-    // Aligned columns of unionable tables are the same attribute (shards, copies), not a join.
+    // Aligned columns of one table's row shards or copies are the same attribute, not a join.
+    // Two tables of their own that share some columns are not: a table of residents' services
+    // repeats the resident's id and move-in date, and refers to the residents table by that id.
     const aligned = new Set<string>();
     for (const u of newUnions) {
+      if (!sameTable.has(u)) continue;
       for (const p of u.alignment) {
         aligned.add(p.columnAId + SEP + p.columnBId);
         aligned.add(p.columnBId + SEP + p.columnAId);
@@ -342,4 +350,8 @@ export class LakeGraphIndex {
     this.signatureLength = sigLength;
     this.embeddingLength = embLength;
   }
+}
+
+function sameWords(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((w) => b.has(w));
 }

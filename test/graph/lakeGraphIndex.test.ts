@@ -87,6 +87,36 @@ describe('LakeGraphIndex on the labelled lake', () => {
     expect(joinIds(noUnions)).toContain('club.club_name>club_copy.club_name');
   });
 
+  it('joins tables that share some columns and each have their own (a services table repeats the resident it refers to)', () => {
+    // local_govt_and_lot's shape: residents_services carries the resident's id and move-in date
+    // beside its own columns; the two tables union weakly on the shared columns.
+    const ids = [6, 10, 23, 28, 37, 38, 43, 45, 47, 58, 67, 83, 87, 88, 90];
+    const moved = ids.map((_, i) => `2017-0${1 + (i % 3)}-15`);
+    const residents = makeTable('residents', { resident_id: ids, property_id: ids.map((i) => 100 + i * 7), date_moved_in: moved, other_details: ids.map((i) => `resident ${i}`) });
+    const served = ids.filter((_, i) => i % 4 !== 1);
+    const services = makeTable('residents_services', {
+      resident_id: served,
+      service_id: served.map((_, i) => 40 + (i % 8)),
+      property_id: served.map((i) => 100 + i * 7),
+      date_moved_in: served.map((i) => moved[ids.indexOf(i)]),
+      date_requested: served.map((_, i) => `2016-10-${10 + i}`),
+      other_details: served.map((_, i) => (i % 2 ? 'Satisfied' : 'Unsatisfied')),
+    });
+    const edges = LakeGraphIndex.build([residents, services]).allEdges();
+    expect(unionIds(edges), 'the shared columns still align').toEqual(['residents|residents_services']);
+    expect(joinIds(edges)).toContain('residents_services.resident_id>residents.resident_id');
+    // A same-named table of another schema (another source's residents) is the same entity, not a reference.
+    const kept = ids.slice(0, 10);
+    const other = makeTable(
+      'residents_2',
+      { resident_id: kept, property_id: kept.map((i) => 100 + i * 7), date_moved_in: moved.slice(0, 10), other_details: kept.map((i) => `resident ${i}`), phone: kept.map((i) => `555-01${i}`) },
+      'residents',
+    );
+    const copies = LakeGraphIndex.build([residents, other]).allEdges();
+    expect(unionIds(copies)).toEqual(['residents|residents_2']);
+    expect(joinIds(copies)).toEqual([]);
+  });
+
   it('addTable returns only the new table\'s edges, and their union is the whole edge set', () => {
     const index = new LakeGraphIndex();
     const collected: GraphEdges = { joins: [], unions: [] };

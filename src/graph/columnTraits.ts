@@ -102,3 +102,14 @@ export function valueSpecificity(col: GraphColumn): number {
       return 0;
   }
 }
+
+/**
+ * The key `oneToOne` candidates are found by: a unique integer column of at least
+ * `oneToOneMinDistinct` values, by its count and range; null for any other column.
+ */
+export function oneToOneKey(col: GraphColumn, opts: GraphOptions): string | null {
+  if (typeFamily(col.logicalType) !== 'numeric' || col.numericMin === null || col.numericMax === null) return null;
+  if (!Number.isInteger(col.numericMin) || !Number.isInteger(col.numericMax)) return null;
+  if (col.uniqueness < opts.keyMinUniqueness || col.distinctEstimate < opts.oneToOneMinDistinct) return null;
+  return `${col.distinctEstimate}:${col.numericMin}:${col.numericMax}`;
+}

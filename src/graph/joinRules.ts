@@ -17,6 +17,9 @@ export const JOIN_SCORE_WEIGHTS = Object.freeze({
   specificity: 0.2,
 });
 
+/** Containment both ways (MinHash estimates) from which two count-and-range twins hold one value set. */
+const ONE_TO_ONE_CONTAINMENT = 0.9;
+
 /**
  * Token name evidence that foreign column `f` refers to key column `k`:
  * matched = tokens of f's name found in k's name or in k's TABLE name;
@@ -94,7 +97,8 @@ export function joinNameEvidence(f: PreparedColumn, k: PreparedColumn, opts: Gra
 /**
  * The join f -> k (k must be key-like), or null when a rule fails. Rules: different tables,
  * both join-eligible, same type family, containment(f in k) >= joinMinContainment, and
- * name evidence >= nameEvidenceMin OR value specificity >= specificityMin. A key piece (k a row
+ * name evidence >= nameEvidenceMin OR value specificity >= specificityMin OR one value set (two
+ * unique integer columns of the same count and range, `oneToOneMinDistinct`). A key piece (k a row
  * shard of the referenced table: >= keyPieceMinCoverage of its keys in f, name evidence) joins
  * below that containment, with the lower score it implies.
  */
@@ -105,7 +109,9 @@ export function evaluateJoin(f: PreparedColumn, k: PreparedColumn, opts: GraphOp
   const name = joinNameEvidence(f, k, opts);
   if (name < 1 && isSmallKey(k.col, opts)) return null;
   const specificity = Math.min(f.specificity, k.specificity);
-  if (name < opts.nameEvidenceMin && specificity < opts.specificityMin) return null;
+  // One table's rows continue the other's: the same unique integers on both sides, many of them.
+  const oneToOne = f.oneToOneKey !== null && f.oneToOneKey === k.oneToOneKey;
+  if (name < opts.nameEvidenceMin && specificity < opts.specificityMin && !oneToOne) return null;
   const sf = Math.max(1, f.col.distinctEstimate);
   const sk = Math.max(1, k.col.distinctEstimate);
   // A key table cut into row shards holds a piece of the keys: f is not contained in any one
@@ -120,6 +126,8 @@ export function evaluateJoin(f: PreparedColumn, k: PreparedColumn, opts: GraphOp
   if (cFK < opts.joinMinContainment && !mayBePiece) return null;
   const cKF = Math.min(containment(k.col.minhash, sk, f.col.minhash, sf), sf / sk);
   if (cFK < opts.joinMinContainment && cKF < opts.keyPieceMinCoverage) return null;
+  // Without name evidence or specific values, only the same value set says one-to-one.
+  if (name < opts.nameEvidenceMin && specificity < opts.specificityMin && (cFK < ONE_TO_ONE_CONTAINMENT || cKF < ONE_TO_ONE_CONTAINMENT)) return null;
   const w = JOIN_SCORE_WEIGHTS;
   const score =
     w.containment * cFK +

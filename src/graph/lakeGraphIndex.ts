@@ -92,6 +92,8 @@ export class LakeGraphIndex {
   private readonly keyTokenIndex = new PostingIndex<string>();
   private readonly headerIndex = new PostingIndex<number>();
   private readonly headerShapeIndex = new PostingIndex<string>();
+  /** Unique integer columns by count and range (`oneToOneKey`): their values say nothing specific, so the value LSH leaves them out. */
+  private readonly oneToOneIndex = new PostingIndex<string>();
 
   private readonly joins = new Map<string, JoinEdgeCandidate>();
   private readonly unions = new Map<string, UnionEdgeCandidate>();
@@ -162,6 +164,7 @@ export class LakeGraphIndex {
           visit(h);
         }
       }
+      if (c.prepared.oneToOneKey !== null) for (const h of this.oneToOneIndex.get(c.prepared.oneToOneKey) ?? []) visit(h);
       for (const key of c.nameTokenKeys) for (const h of this.keyTokenIndex.get(key) ?? []) visit(h);
       for (const key of c.keyTokenKeys) for (const h of this.nameTokenIndex.get(key) ?? []) visit(h);
       for (const key of c.embeddingKeys) {
@@ -224,6 +227,7 @@ export class LakeGraphIndex {
       }
       for (const k of c.nameTokenKeys) this.nameTokenIndex.remove(k, c.handle);
       for (const k of c.keyTokenKeys) this.keyTokenIndex.remove(k, c.handle);
+      if (c.prepared.joinEligible && c.prepared.oneToOneKey !== null) this.oneToOneIndex.remove(c.prepared.oneToOneKey, c.handle);
       this.columns.delete(c.handle);
       this.columnIds.delete(c.prepared.col.id);
     }
@@ -303,6 +307,7 @@ export class LakeGraphIndex {
       }
       for (const k of c.nameTokenKeys) this.nameTokenIndex.add(k, c.handle);
       for (const k of c.keyTokenKeys) this.keyTokenIndex.add(k, c.handle);
+      if (c.prepared.joinEligible && c.prepared.oneToOneKey !== null) this.oneToOneIndex.add(c.prepared.oneToOneKey, c.handle);
     }
   }
 

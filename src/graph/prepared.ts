@@ -5,6 +5,7 @@ import { MinHash } from '../sketch/minhash.js';
 import {
   FAMILY_INDEX,
   hasValueSketch,
+  oneToOneKey,
   isJoinEligible,
   isKeyLike,
   typeFamily,
@@ -39,6 +40,8 @@ export interface PreparedColumn {
   keyLike: boolean;
   joinEligible: boolean;
   hasSketch: boolean;
+  /** `oneToOneKey`: count and range of a unique integer column (null for other columns). */
+  oneToOneKey: string | null;
   specificity: number;
   embedding: Float64Array | null;
 }
@@ -147,6 +150,7 @@ export function prepareTable(table: GraphTable, opts: GraphOptions): PreparedTab
       keyLike: isKeyLike(col, opts),
       joinEligible: isJoinEligible(col, opts),
       hasSketch: hasValueSketch(col),
+      oneToOneKey: oneToOneKey(col, opts),
       specificity: joinFamily === family ? valueSpecificity(col) : integerTextSpecificity(col),
       embedding: normaliseEmbedding(col.embedding),
     });

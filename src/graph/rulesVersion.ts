@@ -11,7 +11,7 @@ import { SHAPE_WEIGHT, UNION_COLUMN_WEIGHTS, VALUE_ONLY_WEIGHT } from './unionRu
  * Bump it with any change to the rules' logic. Thresholds, weights and the generic-token list
  * are hashed into the version, so changing one of those needs no bump.
  */
-export const GRAPH_RULES_REVISION = 8;
+export const GRAPH_RULES_REVISION = 9;
 
 /** `r<revision>-<hash of the constants>`: equal iff the same rules would derive the same edges. */
 export function graphRulesVersion(options: Readonly<GraphOptions> = DEFAULT_GRAPH_OPTIONS): string {

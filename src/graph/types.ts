@@ -98,6 +98,12 @@ export interface GraphOptions {
    * below unionMinScore: candidate generation skips tables that share only generic names.
    */
   genericOnlyUnionFactor: number;
+  /**
+   * Two unique integer columns holding the very same values (as many, the same least and
+   * greatest), at least this many, join whatever their names: one table's rows continue the
+   * other's (`cars_data.Id` ~ `car_names.MakeId`).
+   */
+  oneToOneMinDistinct: number;
   /** Value LSH: bands x rows MinHash slots are used (bands * rows <= signature length). */
   valueLshBands: number;
   valueLshRows: number;
@@ -121,6 +127,7 @@ export const DEFAULT_GRAPH_OPTIONS: Readonly<GraphOptions> = Object.freeze({
   unionAlignMin: 0.5,
   unionMinScore: 0.6,
   genericOnlyUnionFactor: 0.5,
+  oneToOneMinDistinct: 100,
   valueLshBands: 64,
   valueLshRows: 1,
   headerLshBands: 42,

@@ -117,6 +117,23 @@ describe('LakeGraphIndex on the labelled lake', () => {
     expect(joinIds(copies)).toEqual([]);
   });
 
+  it('joins two unique integer columns that hold the very same values, many of them, whatever their names', () => {
+    // car_1's shape: cars_data continues car_names row for row, `Id` ~ `MakeId`.
+    const ids = range(1, 150);
+    const names = makeTable('car_names', { MakeId: ids, Model: ids.map((i) => `model ${i % 40}`), Make: ids.map((i) => `make ${i}`) });
+    const data = makeTable('cars_data', { Id: ids, MPG: ids.map((i) => 10 + (i % 30)), Year: ids.map((i) => 1970 + (i % 13)) });
+    expect(joinIds(LakeGraphIndex.build([names, data]).allEdges())).toEqual(['car_names.MakeId>cars_data.Id']);
+    // Another range, or too few values, is no evidence: dense ids of that size are common.
+    const shifted = makeTable('cars_data', { Id: range(2, 151), MPG: ids.map((i) => 10 + (i % 30)) });
+    expect(joinIds(LakeGraphIndex.build([names, shifted]).allEdges())).toEqual([]);
+    const few = range(1, 99);
+    const fewNames = makeTable('car_names', { MakeId: few, Model: few.map((i) => `model ${i % 40}`), Make: few.map((i) => `make ${i}`) });
+    const fewData = makeTable('cars_data', { Id: few, MPG: few.map((i) => 10 + (i % 30)), Year: few.map((i) => 1970 + (i % 13)) });
+    expect(joinIds(LakeGraphIndex.build([fewNames, fewData]).allEdges())).toEqual([]);
+    expect(joinIds(LakeGraphIndex.build([fewNames, fewData], { oneToOneMinDistinct: 99 }).allEdges()), 'the threshold, not the shape, keeps them apart').toEqual(['car_names.MakeId>cars_data.Id']);
+    expect(joinIds(LakeGraphIndex.build([names, data], { oneToOneMinDistinct: 1000 }).allEdges())).toEqual([]);
+  });
+
   it('addTable returns only the new table\'s edges, and their union is the whole edge set', () => {
     const index = new LakeGraphIndex();
     const collected: GraphEdges = { joins: [], unions: [] };

@@ -104,8 +104,8 @@ export function valueSpecificity(col: GraphColumn): number {
 }
 
 /**
- * The key `oneToOne` candidates are found by: a unique integer column of at least
- * `oneToOneMinDistinct` values, by its count and range; null for any other column.
+ * What a unique integer column of at least `oneToOneMinDistinct` values is indexed by for the
+ * one-value-set join rule (joinRules.ts): its count and range; null for any other column.
  */
 export function oneToOneKey(col: GraphColumn, opts: GraphOptions): string | null {
   if (typeFamily(col.logicalType) !== 'numeric' || col.numericMin === null || col.numericMax === null) return null;

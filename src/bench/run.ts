@@ -282,6 +282,8 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
     const rows: BenchRow[] = [];
     const prepareMs: Record<string, number> = {};
     const methodStats: Record<string, Record<string, number>> = {};
+    /** A catalog table id as its lake stem, the name gold sets use. */
+    const stem = (id: string) => catalog.tableById.get(id)?.stem ?? `?${id}`;
     for (const method of methods) {
       const tp = performance.now();
       await method.prepare(ctx);
@@ -292,7 +294,6 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
           const t0 = performance.now();
           const ids = await method.retrieve(q.question, budget, { index: q.index, decomposition });
           const latencyMs = performance.now() - t0;
-          const stem = (id: string) => catalog.tableById.get(id)?.stem ?? `?${id}`;
           const retrieved = ids.map(stem);
           const m = questionMetrics(retrieved, q.goldLake);
           const trace = method.trace?.();

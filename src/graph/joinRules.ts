@@ -109,9 +109,10 @@ export function evaluateJoin(f: PreparedColumn, k: PreparedColumn, opts: GraphOp
   const name = joinNameEvidence(f, k, opts);
   if (name < 1 && isSmallKey(k.col, opts)) return null;
   const specificity = Math.min(f.specificity, k.specificity);
-  // One table's rows continue the other's: the same unique integers on both sides, many of them.
-  const oneToOne = f.oneToOneKey !== null && f.oneToOneKey === k.oneToOneKey;
-  if (name < opts.nameEvidenceMin && specificity < opts.specificityMin && !oneToOne) return null;
+  // Neither names nor values say the columns are related; only one value set still can: one
+  // table's rows continue the other's, the same unique integers on both sides, many of them.
+  const unnamedUnspecific = name < opts.nameEvidenceMin && specificity < opts.specificityMin;
+  if (unnamedUnspecific && (f.oneToOneKey === null || f.oneToOneKey !== k.oneToOneKey)) return null;
   const sf = Math.max(1, f.col.distinctEstimate);
   const sk = Math.max(1, k.col.distinctEstimate);
   // A key table cut into row shards holds a piece of the keys: f is not contained in any one
@@ -126,8 +127,7 @@ export function evaluateJoin(f: PreparedColumn, k: PreparedColumn, opts: GraphOp
   if (cFK < opts.joinMinContainment && !mayBePiece) return null;
   const cKF = Math.min(containment(k.col.minhash, sk, f.col.minhash, sf), sf / sk);
   if (cFK < opts.joinMinContainment && cKF < opts.keyPieceMinCoverage) return null;
-  // Without name evidence or specific values, only the same value set says one-to-one.
-  if (name < opts.nameEvidenceMin && specificity < opts.specificityMin && (cFK < ONE_TO_ONE_CONTAINMENT || cKF < ONE_TO_ONE_CONTAINMENT)) return null;
+  if (unnamedUnspecific && (cFK < ONE_TO_ONE_CONTAINMENT || cKF < ONE_TO_ONE_CONTAINMENT)) return null;
   const w = JOIN_SCORE_WEIGHTS;
   const score =
     w.containment * cFK +

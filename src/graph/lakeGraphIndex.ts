@@ -32,6 +32,8 @@ interface IndexedColumn {
   nameTokenKeys: string[];
   /** family|token for the non-generic tokens of column name + table name (key-like columns). */
   keyTokenKeys: string[];
+  /** `oneToOneKey` (count and range) of a join-eligible unique integer column; empty otherwise. */
+  oneToOneKeys: string[];
 }
 
 interface IndexedTable {
@@ -164,7 +166,7 @@ export class LakeGraphIndex {
           visit(h);
         }
       }
-      if (c.prepared.oneToOneKey !== null) for (const h of this.oneToOneIndex.get(c.prepared.oneToOneKey) ?? []) visit(h);
+      for (const key of c.oneToOneKeys) for (const h of this.oneToOneIndex.get(key) ?? []) visit(h);
       for (const key of c.nameTokenKeys) for (const h of this.keyTokenIndex.get(key) ?? []) visit(h);
       for (const key of c.keyTokenKeys) for (const h of this.nameTokenIndex.get(key) ?? []) visit(h);
       for (const key of c.embeddingKeys) {
@@ -180,8 +182,11 @@ export class LakeGraphIndex {
     for (const key of indexed.headerKeys) for (const h of this.headerIndex.get(key) ?? []) unionCandidates.add(h);
     for (const h of this.headerShapeIndex.get(prepared.headerShape) ?? []) unionCandidates.add(h);
     const newUnions: UnionEdgeCandidate[] = [];
-    /** The unions of one table's pieces or copies: every column of both aligned, or one name. */
-    const sameTable = new Set<UnionEdgeCandidate>();
+    // Aligned columns of one table's row shards or copies (every column of both aligned, or one
+    // name) are the same attribute, not a join. Two tables of their own that share some columns
+    // are not: a table of residents' services repeats the resident's id and move-in date, and
+    // refers to the residents table by that id.
+    const aligned = new Set<string>();
     for (const h of unionCandidates) {
       const other = this.tablesByHandle.get(h)!;
       const [a, b] = compareStrings(table.id, other.prepared.table.id) < 0 ? [prepared, other.prepared] : [other.prepared, prepared];
@@ -190,16 +195,8 @@ export class LakeGraphIndex {
       if (!edge) continue;
       newUnions.push(edge);
       const oneSchema = edge.alignment.length === a.columns.length && edge.alignment.length === b.columns.length;
-      if (oneSchema || sameWords(a.stemTokens, b.stemTokens)) sameTable.add(edge);
-    }
-
-    // Aligned columns of one table's row shards or copies are the same attribute, not a join.
-    // Two tables of their own that share some columns are not: a table of residents' services
-    // repeats the resident's id and move-in date, and refers to the residents table by that id.
-    const aligned = new Set<string>();
-    for (const u of newUnions) {
-      if (!sameTable.has(u)) continue;
-      for (const p of u.alignment) {
+      if (!oneSchema && !sameWords(a.stemTokens, b.stemTokens)) continue;
+      for (const p of edge.alignment) {
         aligned.add(p.columnAId + SEP + p.columnBId);
         aligned.add(p.columnBId + SEP + p.columnAId);
       }
@@ -227,7 +224,7 @@ export class LakeGraphIndex {
       }
       for (const k of c.nameTokenKeys) this.nameTokenIndex.remove(k, c.handle);
       for (const k of c.keyTokenKeys) this.keyTokenIndex.remove(k, c.handle);
-      if (c.prepared.joinEligible && c.prepared.oneToOneKey !== null) this.oneToOneIndex.remove(c.prepared.oneToOneKey, c.handle);
+      for (const k of c.oneToOneKeys) this.oneToOneIndex.remove(k, c.handle);
       this.columns.delete(c.handle);
       this.columnIds.delete(c.prepared.col.id);
     }
@@ -285,7 +282,8 @@ export class LakeGraphIndex {
       // Words closing a compound table name too: `hero_id` finds superhero.`id`.
       keyTokenKeys = [...new Set([...pc.coreTokens, ...pc.table.coreNameTokens, ...pc.table.compoundTails, ...compact])].map((t) => fam + t);
     }
-    return { handle, prepared: pc, tableHandle, valueKeys, embeddingKeys, nameTokenKeys, keyTokenKeys };
+    const oneToOneKeys = eligible && pc.oneToOneKey !== null ? [pc.oneToOneKey] : [];
+    return { handle, prepared: pc, tableHandle, valueKeys, embeddingKeys, nameTokenKeys, keyTokenKeys, oneToOneKeys };
   }
 
   private insert(t: IndexedTable): void {
@@ -307,7 +305,7 @@ export class LakeGraphIndex {
       }
       for (const k of c.nameTokenKeys) this.nameTokenIndex.add(k, c.handle);
       for (const k of c.keyTokenKeys) this.keyTokenIndex.add(k, c.handle);
-      if (c.prepared.joinEligible && c.prepared.oneToOneKey !== null) this.oneToOneIndex.add(c.prepared.oneToOneKey, c.handle);
+      for (const k of c.oneToOneKeys) this.oneToOneIndex.add(k, c.handle);
     }
   }
 

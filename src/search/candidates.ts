@@ -163,7 +163,7 @@ export function chooseSynthesis(
   const maxU = Math.max(1e-12, ...utilities);
   // `unlinked`: the score before the weak-link cost (see the runner-ups below).
   const unlinked = cands.map((c, i) => c.coverage - opts.sizePenalty * (c.logical - 1) + (opts.igmsWeight * utilities[i]) / maxU);
-  const scores = cands.map((c, i) => unlinked[i] - (opts.weakLinkPenalty > 0 ? opts.weakLinkPenalty * linkWeakness(model, c.tables, opts.strongLinkScore) : 0));
+  const scores = cands.map((c, i) => unlinked[i] - (opts.weakLinkPenalty > 0 ? opts.weakLinkPenalty * linkWeakness(model, c.tables, opts.strongLinkScore, opts.shardThreshold) : 0));
   // The core is the best candidate the catalog's own words or values support: one that only
   // relatives (a word-vector neighbour, a noun of the word family) account for can still be an
   // alternate (a runner-up), never the answer's core.
@@ -374,11 +374,19 @@ function firstArgmax(values: readonly number[]): number {
 /**
  * Sum of (strong - edge score) over the links of the strongest spanning tree of `tables` (Prim
  * from the first) weaker than `strong`: a union link (row shards, one logical table) costs 0, a
- * table the tree cannot reach costs `strong`.
+ * table the tree cannot reach costs `strong`. A join between two tables each of which the set
+ * holds with all its row shards counts as the join of the whole tables
+ * (`SynthesisModel.wholeTableJoinScore`): the edge to one piece of a key table understates it.
  */
-function linkWeakness(model: SynthesisModel, tables: readonly string[], strong: number): number {
+function linkWeakness(model: SynthesisModel, tables: readonly string[], strong: number, shardThreshold: number): number {
   if (tables.length <= 1) return 0;
   const inSet = new Set(tables);
+  const whole = new Map<string, boolean>();
+  const heldWhole = (t: string): boolean => {
+    let w = whole.get(t);
+    if (w === undefined) whole.set(t, (w = model.shardClosure(t, shardThreshold).every((x) => inSet.has(x))));
+    return w;
+  };
   const best = new Map<string, number>();
   const tree = new Set<string>();
   let weakness = 0;
@@ -386,8 +394,9 @@ function linkWeakness(model: SynthesisModel, tables: readonly string[], strong: 
     tree.add(next);
     best.delete(next);
     for (const n of model.snapshot.neighbours(next)) {
-      const score = n.kind === 'union' ? 1 : n.score;
-      if (inSet.has(n.tableId) && !tree.has(n.tableId) && score > (best.get(n.tableId) ?? -1)) best.set(n.tableId, score);
+      if (!inSet.has(n.tableId) || tree.has(n.tableId)) continue;
+      const score = n.kind === 'union' ? 1 : heldWhole(next) && heldWhole(n.tableId) ? model.wholeTableJoinScore(next, n.tableId, shardThreshold) : n.score;
+      if (score > (best.get(n.tableId) ?? -1)) best.set(n.tableId, score);
     }
     // Attach the member with the strongest link to the tree (the sum does not depend on ties).
     next = undefined;

@@ -1,6 +1,7 @@
 import { normalisePieceUnit, type ContentPiece, type NormalisedPieceUnit } from '../igms/index.js';
-import { EMPTY_SLOT, jaccard } from '../sketch/minhash.js';
-import type { LakeSnapshot, SnapshotTable } from './snapshot.js';
+import { JOIN_SCORE_WEIGHTS } from '../graph/index.js';
+import { containment, EMPTY_SLOT, jaccard } from '../sketch/minhash.js';
+import type { LakeSnapshot, SnapshotColumn, SnapshotJoin, SnapshotTable } from './snapshot.js';
 
 /** MinHash slots used as content pieces: 32 of the 128 tell copies (all shared) from shards (none), 4x cheaper. */
 const CONTENT_SLOTS = 32;
@@ -21,9 +22,10 @@ const KEY_UNIQUENESS = 0.95;
 
 /**
  * Question-independent facts about the tables of one snapshot that the search asks for over and
- * over: content pieces, content overlap, shard pairs, multi-hop reachability. They depend only
- * on the snapshot (immutable for a catalog version), so one instance per snapshot is shared by
- * every question's SynthesisModel instead of being rebuilt per question.
+ * over: content pieces, content overlap, shard pairs and groups, joins of tables read with their
+ * row shards, multi-hop reachability. They depend only on the snapshot (immutable for a catalog
+ * version), so one instance per snapshot is shared by every question's SynthesisModel instead of
+ * being rebuilt per question.
  */
 export class LakeStructure {
   private static readonly bySnapshot = new WeakMap<LakeSnapshot, LakeStructure>();
@@ -39,6 +41,7 @@ export class LakeStructure {
   private readonly pieceIds = new Map<string, number>();
   private readonly shardPairs = new Map<string, boolean>();
   private readonly reach = new Map<string, { list: { id: string; strength: number }[]; strengthOf: Map<string, number> }>();
+  private readonly wholeJoins = new Map<string, number>();
 
   private constructor(readonly snapshot: LakeSnapshot) {}
 
@@ -153,6 +156,83 @@ export class LakeStructure {
     // disjoint ranges); one shared text domain, or a piece too small to show one, says same table.
     const smaller = Math.min(this.table(a).rowCount, this.table(b).rowCount);
     return disjointKey && (textShared > 0 || textAligned === 0 || smaller <= 3);
+  }
+
+  /** Row shards of `tableId` (see SynthesisModel.shardClosure), the table first; `allowed` limits them. */
+  shardClosure(tableId: string, shardThreshold: number, allowed?: Set<string>): string[] {
+    const out = [tableId];
+    for (let i = 0; i < out.length; i++) {
+      for (const n of this.snapshot.neighbours(out[i])) {
+        if (n.kind !== 'union' || n.score < shardThreshold || out.includes(n.tableId)) continue;
+        if (allowed && !allowed.has(n.tableId)) continue;
+        if (!out.every((t) => !this.snapshot.unionBetween(t, n.tableId) || this.isShardPair(t, n.tableId))) continue;
+        out.push(n.tableId);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The strongest join between tables `a` and `b` with each read together with its row shards:
+   * a key table cut into pieces holds a part of the keys in each, so a column referring to it is
+   * contained in no one piece, and the join rules score the edge to each piece low (the
+   * containment weighs most; src/graph/joinRules.ts), lower than a same-named table of another
+   * source whose small ids hold the column by chance. Here the key column is read as the union
+   * of its aligned columns across the pieces (slot-wise minimum of their MinHash signatures,
+   * distinct counts summed: the pieces hold other rows), the referring column likewise, and the
+   * edge's containment terms are scored again on them, the rest of its score kept. At least the
+   * edge's own score; 0 when no join edge links the two tables.
+   */
+  wholeTableJoinScore(a: string, b: string, shardThreshold: number): number {
+    const key = `${a}|${b}|${shardThreshold}`;
+    let score = this.wholeJoins.get(key);
+    if (score === undefined) {
+      score = 0;
+      for (const j of this.joinsBetween(a, b)) score = Math.max(score, this.rescoreOverShards(j, shardThreshold));
+      this.wholeJoins.set(key, score);
+      this.wholeJoins.set(`${b}|${a}|${shardThreshold}`, score);
+    }
+    return score;
+  }
+
+  /** The join edges between two tables, either direction (read through the per-column reference index). */
+  private joinsBetween(a: string, b: string): SnapshotJoin[] {
+    const out: SnapshotJoin[] = [];
+    for (const [from, to] of [[a, b], [b, a]]) {
+      for (const c of this.snapshot.tableById.get(from)?.columns ?? []) for (const j of this.snapshot.referencesFrom(c.id)) if (j.toTableId === to) out.push(j);
+    }
+    return out;
+  }
+
+  private rescoreOverShards(j: SnapshotJoin, shardThreshold: number): number {
+    const f = this.snapshot.columnById.get(j.fromColumnId);
+    const k = this.snapshot.columnById.get(j.toColumnId);
+    if (!f || !k) return j.score;
+    const from = this.acrossShards(j.fromTableId, f, shardThreshold);
+    const to = this.acrossShards(j.toTableId, k, shardThreshold);
+    if (from.pieces === 1 && to.pieces === 1) return j.score;
+    // As joinRules scores an edge: an intersection is no larger than either set.
+    const cFK = Math.min(containment(from.signature, from.distinct, to.signature, to.distinct), to.distinct / from.distinct);
+    const cKF = Math.min(containment(to.signature, to.distinct, from.signature, from.distinct), from.distinct / to.distinct);
+    const w = JOIN_SCORE_WEIGHTS;
+    const rescored = j.score + w.containment * (cFK - j.containmentFromTo) + w.keyCoverage * (cKF - j.containmentToFrom);
+    return Math.max(j.score, Math.min(1, rescored));
+  }
+
+  /** A column read across its table's row shards: the MinHash of the union of its aligned columns, their summed distinct counts, how many pieces. */
+  private acrossShards(tableId: string, col: SnapshotColumn, shardThreshold: number): { signature: number[]; distinct: number; pieces: number } {
+    const signature = [...col.minhash];
+    let distinct = Math.max(1, col.distinctEstimate);
+    let pieces = 1;
+    for (const other of this.shardClosure(tableId, shardThreshold).slice(1)) {
+      const aligned = this.snapshot.unionBetween(tableId, other)?.alignment.find((x) => x.columnAId === col.id || x.columnBId === col.id);
+      const c = aligned && this.snapshot.columnById.get(aligned.columnAId === col.id ? aligned.columnBId : aligned.columnAId);
+      if (!c) continue;
+      for (let s = 0; s < signature.length; s++) signature[s] = Math.min(signature[s], c.minhash[s] ?? EMPTY_SLOT);
+      distinct += Math.max(1, c.distinctEstimate);
+      pieces++;
+    }
+    return { signature, distinct, pieces };
   }
 
   /** Tables within `hops` edges of `from` with the best path strength to each, as a list and a lookup. */

@@ -281,16 +281,12 @@ export class SynthesisModel {
    * question about the table needs all of its rows.
    */
   shardClosure(tableId: string, shardThreshold: number, allowed?: Set<string>): string[] {
-    const out = [tableId];
-    for (let i = 0; i < out.length; i++) {
-      for (const n of this.snapshot.neighbours(out[i])) {
-        if (n.kind !== 'union' || n.score < shardThreshold || out.includes(n.tableId)) continue;
-        if (allowed && !allowed.has(n.tableId)) continue;
-        if (!out.every((t) => !this.snapshot.unionBetween(t, n.tableId) || this.isShardPair(t, n.tableId))) continue;
-        out.push(n.tableId);
-      }
-    }
-    return out;
+    return this.structure.shardClosure(tableId, shardThreshold, allowed);
+  }
+
+  /** The join of two tables with their row shards read as one table each (`LakeStructure.wholeTableJoinScore`). */
+  wholeTableJoinScore(a: string, b: string, shardThreshold: number): number {
+    return this.structure.wholeTableJoinScore(a, b, shardThreshold);
   }
 
   /** Utility evaluations actually computed (memo misses), for search statistics. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseSynthesis } from '../../src/search/candidates.js';
 import { DEFAULT_RECALL_OPTIONS, LexicalIndex, QuestionRecall } from '../../src/search/recall.js';
 import type { SnapshotTable } from '../../src/search/index.js';
-import { entity, join, modelOf, snapshotOf, table } from './fixture.js';
+import { entity, join, modelOf, shardedKeyLake, snapshotOf, table } from './fixture.js';
 
 /**
  * Which candidate synthesis wins when two cover the question alike and differ only in how their
@@ -48,6 +48,25 @@ describe('candidate syntheses: link strength', () => {
     const choice = chooseSynthesis(model, recall, { budget: 2 });
     expect(choice.core).toHaveLength(2);
     expect(choice.core).toContain('orders');
+  });
+});
+
+describe('candidate syntheses: a key table cut into row shards', () => {
+  const choose = (budget: number, extra?: string[][]) => {
+    const { snapshot } = shardedKeyLake();
+    const model = modelOf(snapshot, [entity('e0', 'race'), entity('e1', 'track')]);
+    const recall = new QuestionRecall(LexicalIndex.of(snapshot), 'the track name of each race', { ...DEFAULT_RECALL_OPTIONS, synonyms: false, wordVectors: false });
+    return chooseSynthesis(model, recall, { budget, ...(extra ? { extra } : {}) }, { minAlternateConfidence: 0 });
+  };
+
+  it("wins with all its pieces over another source's whole table that joins the referring table by chance", () => {
+    // Each piece's own edge (0.65) is weaker than the other table's (0.7); the pieces together hold every referenced id.
+    expect([...choose(3).core].sort()).toEqual(['race', 'track@a1', 'track@a2']);
+  });
+
+  it('one piece alone is no whole table: a candidate without its shards counts its own edge', () => {
+    // At budget 2 the pieces do not fit beside `race`; the one-piece candidate is given as the intent's answer.
+    expect([...choose(2, [['race', 'track@a1']]).core].sort()).toEqual(['race', 'track@b']);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { IntentAtom } from '../../src/intent/index.js';
+import { MinHash } from '../../src/sketch/minhash.js';
 import { drawInt, mulberry32 } from '../../src/util/prng.js';
 import {
   LakeSnapshot,
@@ -9,6 +10,7 @@ import {
   type SnapshotColumn,
   type SnapshotJoin,
   type SnapshotTable,
+  type SnapshotUnion,
 } from '../../src/search/index.js';
 
 /**
@@ -170,4 +172,68 @@ export function randomLake(seed: number, n: number) {
   const grounded = (k: number) => Array.from({ length: k }, () => ({ tableId: tables[drawInt(rand, 0, n - 1)].id, score: 0.35 + 0.65 * rand() }));
   const atoms = [entity('e0', 'x', grounded(2)), entity('e1', 'y', grounded(2)), attribute('a0', 'title', 'e0'), relation('r0', 'e0', 'e1')];
   return { snapshot: snapshotOf(tables, joins), atoms };
+}
+
+/**
+ * A key table cut into row shards beside a whole table of another source: `race.track_id` refers
+ * to track ids 1-40, held half by each piece of one `track` table (ids 1-20 and 21-40, a union
+ * edge aligning their columns), so the join rules score its edge to each piece low (contained in
+ * neither: 0.65); the other source's `track` holds ids 1-45 and so the whole column, by chance
+ * (0.7). Column sketches are real MinHash signatures of those value sets.
+ */
+export function shardedKeyLake() {
+  const signature = (values: number[]) => {
+    const m = new MinHash();
+    for (const v of values) m.add(String(v));
+    return m.toArray();
+  };
+  const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const piece = (id: string, uri: string, keys: number[], nameSeed: number): SnapshotTable => {
+    const t = table('track', ['track_id', 'track_name'], keys.length);
+    return {
+      ...t,
+      id,
+      uri,
+      columns: t.columns.map((c) => ({
+        ...c,
+        id: `${id}.${c.name}`,
+        tableId: id,
+        uniqueness: 1,
+        distinctEstimate: keys.length,
+        logicalType: c.name === 'track_id' ? 'integer' : 'text',
+        minhash: c.name === 'track_id' ? signature(keys) : signature(keys.map((k) => k * 1000 + nameSeed)),
+        numericMin: c.name === 'track_id' ? Math.min(...keys) : null,
+        numericMax: c.name === 'track_id' ? Math.max(...keys) : null,
+      })),
+    };
+  };
+  const partA = piece('track@a1', '/lake/a/track_1.csv', ids(1, 20), 1);
+  const partB = piece('track@a2', '/lake/a/track_2.csv', ids(21, 40), 1);
+  const other = piece('track@b', '/lake/b/track.csv', ids(1, 45), 2);
+  const raceTable = table('race', ['race_id', 'track_id', 'race_name'], 40);
+  const race: SnapshotTable = {
+    ...raceTable,
+    columns: raceTable.columns.map((c) => (c.name === 'track_id' ? { ...c, distinctEstimate: 40, minhash: signature(ids(1, 40)) } : c)),
+  };
+  const ref = (to: SnapshotTable, score: number, containmentFromTo: number, containmentToFrom: number): SnapshotJoin => ({
+    fromTableId: 'race',
+    toTableId: to.id,
+    fromColumnId: 'race.track_id',
+    toColumnId: `${to.id}.track_id`,
+    score,
+    containmentFromTo,
+    containmentToFrom,
+  });
+  const union: SnapshotUnion = {
+    tableAId: partA.id,
+    tableBId: partB.id,
+    score: 0.9,
+    alignment: ['track_id', 'track_name'].map((c) => ({ columnAId: `${partA.id}.${c}`, columnBId: `${partB.id}.${c}`, score: 1 })),
+  };
+  // The other source's table has the pieces' schema too (a union edge each), but holds their
+  // keys: a copy's, not another piece's.
+  const copyOf = (t: SnapshotTable): SnapshotUnion => ({ ...union, tableAId: other.id, tableBId: t.id, score: 0.85, alignment: union.alignment.map((a) => ({ ...a, columnAId: a.columnAId.replace(partA.id, other.id), columnBId: a.columnBId.replace(partB.id, t.id) })) });
+  const joins = [ref(partA, 0.65, 0.5, 1), ref(partB, 0.65, 0.5, 1), ref(other, 0.7, 1, 40 / 45)];
+  const snapshot = new LakeSnapshot([race, partA, partB, other], joins, [union, copyOf(partA), copyOf(partB)], null);
+  return { snapshot, race, partA, partB, other };
 }

@@ -122,10 +122,9 @@ export function evaluateJoin(f: PreparedColumn, k: PreparedColumn, opts: GraphOp
   const mayBePiece = name >= opts.nameEvidenceMin;
   // Sizes first: most pairs fail here and never need the sketches.
   if (sk / sf < opts.joinMinContainment && !mayBePiece) return null;
-  // An intersection is no larger than either set: cap the estimate accordingly.
-  const cFK = Math.min(containment(f.col.minhash, sf, k.col.minhash, sk), sk / sf);
+  const cFK = containment(f.col.minhash, sf, k.col.minhash, sk);
   if (cFK < opts.joinMinContainment && !mayBePiece) return null;
-  const cKF = Math.min(containment(k.col.minhash, sk, f.col.minhash, sf), sf / sk);
+  const cKF = containment(k.col.minhash, sk, f.col.minhash, sf);
   if (cFK < opts.joinMinContainment && cKF < opts.keyPieceMinCoverage) return null;
   if (unnamedUnspecific && (cFK < ONE_TO_ONE_CONTAINMENT || cKF < ONE_TO_ONE_CONTAINMENT)) return null;
   const w = JOIN_SCORE_WEIGHTS;

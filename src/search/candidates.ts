@@ -2,6 +2,7 @@ import { isGenericToken } from '../graph/index.js';
 import { alternateConfidence, alternateFeatures, type AlternateEvidence, type AlternateModel, type AlternateStage } from './alternateConfidence.js';
 import { ALTERNATE_MODEL } from './alternateModel.js';
 import { tableTerms, type QuestionRecall } from './recall.js';
+import type { Neighbour } from './snapshot.js';
 import type { SynthesisModel } from './synthesisModel.js';
 
 /**
@@ -375,17 +376,28 @@ function firstArgmax(values: readonly number[]): number {
  * Sum of (strong - edge score) over the links of the strongest spanning tree of `tables` (Prim
  * from the first) weaker than `strong`: a union link (row shards, one logical table) costs 0, a
  * table the tree cannot reach costs `strong`. A join between two tables each of which the set
- * holds with all its row shards counts as the join of the whole tables
- * (`SynthesisModel.wholeTableJoinScore`): the edge to one piece of a key table understates it.
+ * holds with all its row shards, one of them cut into shards at least, counts as the join of the
+ * whole tables (`SynthesisModel.wholeTableJoinScore`): the edge to one piece of a key table
+ * understates it.
  */
 function linkWeakness(model: SynthesisModel, tables: readonly string[], strong: number, shardThreshold: number): number {
   if (tables.length <= 1) return 0;
   const inSet = new Set(tables);
-  const whole = new Map<string, boolean>();
-  const heldWhole = (t: string): boolean => {
-    let w = whole.get(t);
-    if (w === undefined) whole.set(t, (w = model.shardClosure(t, shardThreshold).every((x) => inSet.has(x))));
-    return w;
+  // Per table of the set: whether it has row shards, and whether the set holds all of them.
+  const pieces = new Map<string, { sharded: boolean; whole: boolean }>();
+  const piecesOf = (t: string) => {
+    let p = pieces.get(t);
+    if (!p) {
+      const closure = model.shardClosure(t, shardThreshold);
+      pieces.set(t, (p = { sharded: closure.length > 1, whole: closure.every((x) => inSet.has(x)) }));
+    }
+    return p;
+  };
+  const linkScore = (t: string, n: Neighbour): number => {
+    if (n.kind === 'union') return 1;
+    const a = piecesOf(t);
+    const b = piecesOf(n.tableId);
+    return a.whole && b.whole && (a.sharded || b.sharded) ? model.wholeTableJoinScore(t, n.tableId, shardThreshold) : n.score;
   };
   const best = new Map<string, number>();
   const tree = new Set<string>();
@@ -395,7 +407,7 @@ function linkWeakness(model: SynthesisModel, tables: readonly string[], strong: 
     best.delete(next);
     for (const n of model.snapshot.neighbours(next)) {
       if (!inSet.has(n.tableId) || tree.has(n.tableId)) continue;
-      const score = n.kind === 'union' ? 1 : heldWhole(next) && heldWhole(n.tableId) ? model.wholeTableJoinScore(next, n.tableId, shardThreshold) : n.score;
+      const score = linkScore(next, n);
       if (score > (best.get(n.tableId) ?? -1)) best.set(n.tableId, score);
     }
     // Attach the member with the strongest link to the tree (the sum does not depend on ties).

@@ -105,9 +105,9 @@ export class LakeStructure {
   /**
    * How far the smaller table's rows are held by the other, read off their key-like columns
    * (aligned by the union edge, nearly all values distinct): the largest containment of one key
-   * column's values in the other's, from the MinHash Jaccard J and the distinct counts,
-   * |A n B| = J (|A| + |B|) / (1 + J). A piece of another copy of the same table shares its keys
-   * (containment near 1); a true row shard holds other keys (near 0). 0 without a union edge.
+   * column's values in the other's (the smaller column's, by the sketch's `containment`). A piece
+   * of another copy of the same table shares its keys (containment near 1); a true row shard holds
+   * other keys (near 0). 0 without a union edge.
    */
   containment(a: string, b: string): number {
     const u = this.snapshot.unionBetween(a, b);
@@ -117,9 +117,8 @@ export class LakeStructure {
       const ca = this.snapshot.columnById.get(al.columnAId);
       const cb = this.snapshot.columnById.get(al.columnBId);
       if (!ca || !cb || ca.uniqueness < KEY_UNIQUENESS || cb.uniqueness < KEY_UNIQUENESS) continue;
-      const j = jaccard(ca.minhash, cb.minhash);
-      const smaller = Math.min(ca.distinctEstimate, cb.distinctEstimate);
-      if (j > 0 && smaller > 0) best = Math.max(best, Math.min(1, (j * (ca.distinctEstimate + cb.distinctEstimate)) / ((1 + j) * smaller)));
+      const [small, large] = ca.distinctEstimate <= cb.distinctEstimate ? [ca, cb] : [cb, ca];
+      best = Math.max(best, containment(small.minhash, small.distinctEstimate, large.minhash, large.distinctEstimate));
     }
     return best;
   }
@@ -211,28 +210,34 @@ export class LakeStructure {
     const from = this.acrossShards(j.fromTableId, f, shardThreshold);
     const to = this.acrossShards(j.toTableId, k, shardThreshold);
     if (from.pieces === 1 && to.pieces === 1) return j.score;
-    // As joinRules scores an edge: an intersection is no larger than either set.
-    const cFK = Math.min(containment(from.signature, from.distinct, to.signature, to.distinct), to.distinct / from.distinct);
-    const cKF = Math.min(containment(to.signature, to.distinct, from.signature, from.distinct), from.distinct / to.distinct);
+    const cFK = containment(from.signature, from.distinct, to.signature, to.distinct);
+    const cKF = containment(to.signature, to.distinct, from.signature, from.distinct);
     const w = JOIN_SCORE_WEIGHTS;
     const rescored = j.score + w.containment * (cFK - j.containmentFromTo) + w.keyCoverage * (cKF - j.containmentToFrom);
     return Math.max(j.score, Math.min(1, rescored));
   }
 
-  /** A column read across its table's row shards: the MinHash of the union of its aligned columns, their summed distinct counts, how many pieces. */
+  /**
+   * A column read across its table's row shards: the MinHash of the union of its aligned columns,
+   * their summed distinct counts, how many pieces. A piece's column is found through the union
+   * edge to any piece read before it (the shard closure reaches a piece through another piece).
+   */
   private acrossShards(tableId: string, col: SnapshotColumn, shardThreshold: number): { signature: number[]; distinct: number; pieces: number } {
     const signature = [...col.minhash];
     let distinct = Math.max(1, col.distinctEstimate);
-    let pieces = 1;
+    const read = new Map<string, SnapshotColumn>([[tableId, col]]);
     for (const other of this.shardClosure(tableId, shardThreshold).slice(1)) {
-      const aligned = this.snapshot.unionBetween(tableId, other)?.alignment.find((x) => x.columnAId === col.id || x.columnBId === col.id);
-      const c = aligned && this.snapshot.columnById.get(aligned.columnAId === col.id ? aligned.columnBId : aligned.columnAId);
-      if (!c) continue;
-      for (let s = 0; s < signature.length; s++) signature[s] = Math.min(signature[s], c.minhash[s] ?? EMPTY_SLOT);
-      distinct += Math.max(1, c.distinctEstimate);
-      pieces++;
+      for (const [piece, pieceCol] of read) {
+        const aligned = this.snapshot.unionBetween(piece, other)?.alignment.find((x) => x.columnAId === pieceCol.id || x.columnBId === pieceCol.id);
+        const c = aligned && this.snapshot.columnById.get(aligned.columnAId === pieceCol.id ? aligned.columnBId : aligned.columnAId);
+        if (!c) continue;
+        for (let s = 0; s < signature.length; s++) signature[s] = Math.min(signature[s], c.minhash[s] ?? EMPTY_SLOT);
+        distinct += Math.max(1, c.distinctEstimate);
+        read.set(other, c);
+        break;
+      }
     }
-    return { signature, distinct, pieces };
+    return { signature, distinct, pieces: read.size };
   }
 
   /** Tables within `hops` edges of `from` with the best path strength to each, as a list and a lookup. */

@@ -106,11 +106,12 @@ export function jaccard(a: ArrayLike<number>, b: ArrayLike<number>): number {
 
 /**
  * Estimated containment |A ∩ B| / |A| from the Jaccard estimate and the two set sizes:
- * |A ∩ B| = J (|A| + |B|) / (1 + J).
+ * |A ∩ B| = J (|A| + |B|) / (1 + J), capped at the smaller set (an intersection is no larger than
+ * either: the estimate can overshoot when the sizes differ a lot).
  */
 export function containment(a: ArrayLike<number>, sizeA: number, b: ArrayLike<number>, sizeB: number): number {
   if (sizeA <= 0 || sizeB <= 0) return 0;
   const j = jaccard(a, b);
-  const inter = (j * (sizeA + sizeB)) / (1 + j);
-  return Math.max(0, Math.min(1, inter / sizeA));
+  const inter = Math.min((j * (sizeA + sizeB)) / (1 + j), sizeA, sizeB);
+  return Math.max(0, inter / sizeA);
 }

@@ -181,7 +181,7 @@ export function randomLake(seed: number, n: number) {
  * neither: 0.65); the other source's `track` holds ids 1-45 and so the whole column, by chance
  * (0.7). Column sketches are real MinHash signatures of those value sets.
  */
-export function shardedKeyLake() {
+export function shardedKeyLake(opts: { thirdPiece?: boolean } = {}) {
   const signature = (values: number[]) => {
     const m = new MinHash();
     for (const v of values) m.add(String(v));
@@ -210,10 +210,13 @@ export function shardedKeyLake() {
   const partA = piece('track@a1', '/lake/a/track_1.csv', ids(1, 20), 1);
   const partB = piece('track@a2', '/lake/a/track_2.csv', ids(21, 40), 1);
   const other = piece('track@b', '/lake/b/track.csv', ids(1, 45), 2);
-  const raceTable = table('race', ['race_id', 'track_id', 'race_name'], 40);
+  // With `thirdPiece`: ids 41-60 in a piece with a union edge to the second piece only.
+  const partC = opts.thirdPiece ? piece('track@a3', '/lake/a/track_3.csv', ids(41, 60), 1) : undefined;
+  const referenced = partC ? 60 : 40;
+  const raceTable = table('race', ['race_id', 'track_id', 'race_name'], referenced);
   const race: SnapshotTable = {
     ...raceTable,
-    columns: raceTable.columns.map((c) => (c.name === 'track_id' ? { ...c, distinctEstimate: 40, minhash: signature(ids(1, 40)) } : c)),
+    columns: raceTable.columns.map((c) => (c.name === 'track_id' ? { ...c, distinctEstimate: referenced, minhash: signature(ids(1, referenced)) } : c)),
   };
   const ref = (to: SnapshotTable, score: number, containmentFromTo: number, containmentToFrom: number): SnapshotJoin => ({
     fromTableId: 'race',
@@ -224,16 +227,23 @@ export function shardedKeyLake() {
     containmentFromTo,
     containmentToFrom,
   });
-  const union: SnapshotUnion = {
-    tableAId: partA.id,
-    tableBId: partB.id,
-    score: 0.9,
-    alignment: ['track_id', 'track_name'].map((c) => ({ columnAId: `${partA.id}.${c}`, columnBId: `${partB.id}.${c}`, score: 1 })),
-  };
-  // The other source's table has the pieces' schema too (a union edge each), but holds their
-  // keys: a copy's, not another piece's.
-  const copyOf = (t: SnapshotTable): SnapshotUnion => ({ ...union, tableAId: other.id, tableBId: t.id, score: 0.85, alignment: union.alignment.map((a) => ({ ...a, columnAId: a.columnAId.replace(partA.id, other.id), columnBId: a.columnBId.replace(partB.id, t.id) })) });
-  const joins = [ref(partA, 0.65, 0.5, 1), ref(partB, 0.65, 0.5, 1), ref(other, 0.7, 1, 40 / 45)];
-  const snapshot = new LakeSnapshot([race, partA, partB, other], joins, [union, copyOf(partA), copyOf(partB)], null);
-  return { snapshot, race, partA, partB, other };
+  const union = (a: SnapshotTable, b: SnapshotTable, score: number): SnapshotUnion => ({
+    tableAId: a.id,
+    tableBId: b.id,
+    score,
+    alignment: ['track_id', 'track_name'].map((c) => ({ columnAId: `${a.id}.${c}`, columnBId: `${b.id}.${c}`, score: 1 })),
+  });
+  // The other source's table has the pieces' schema too (a union edge to each), but holds their
+  // keys: it is a copy's, not another piece's.
+  const unions = [union(partA, partB, 0.9), union(other, partA, 0.85), union(other, partB, 0.85)];
+  const pieceShare = 20 / referenced;
+  const joins = [ref(partA, 0.65, pieceShare, 1), ref(partB, 0.65, pieceShare, 1), ref(other, 0.7, Math.min(1, 45 / referenced), Math.min(1, referenced / 45))];
+  const tables = [race, partA, partB, other];
+  if (partC) {
+    tables.push(partC);
+    unions.push(union(partB, partC, 0.9));
+    joins.push(ref(partC, 0.65, pieceShare, 1));
+  }
+  const snapshot = new LakeSnapshot(tables, joins, unions, null);
+  return { snapshot, race, partA, partB, partC, other };
 }

@@ -13,7 +13,10 @@ import type { SynthesisModel } from './synthesisModel.js';
  * which one wins is decided by `chooseSynthesis` on the set-level reward.
  */
 export interface CandidateOptions {
-  /** Seeds tried: the most relevant tables of the recall stage. */
+  /**
+   * Seeds tried: the most relevant logical tables of the recall stage (a table's row shards grow
+   * the same candidate, so they fill one seed, not one each).
+   */
   seeds: number;
   /** A step (table or bridge + table) must add at least this share of the question's weight per logical table. */
   minGainShare: number;
@@ -157,7 +160,7 @@ export function chooseSynthesis(
 ): SynthesisChoice {
   const opts = { ...DEFAULT_CANDIDATE_OPTIONS, ...(args.shardThreshold !== undefined ? { shardThreshold: args.shardThreshold } : {}), ...partial };
   const ranked = recall.ranked();
-  const seeds = ranked.slice(0, opts.seeds);
+  const seeds = logicalSeeds(model, ranked, opts.seeds, opts.shardThreshold);
   const cands = growCandidates(model, recall, seeds, args.budget, opts);
   for (const tables of args.extra ?? []) if (tables.length > 0 && tables.length <= args.budget) cands.push(describeCandidate(model, recall, tables, opts.shardThreshold));
   const utilities = cands.map((c) => (opts.igmsWeight > 0 ? model.utility(c.tables) : 0));
@@ -459,6 +462,23 @@ function coverageShare(recall: QuestionRecall, covered: Float64Array): number {
   let c = 0;
   recall.terms.forEach((term, i) => (c += covered[i] * term.weight));
   return recall.totalWeight > 0 ? c / recall.totalWeight : 0;
+}
+
+/**
+ * The `count` most relevant tables, one per logical table: a table among the row shards of a more
+ * relevant one would grow the same candidate (`growFrom` adds a table with its shards), so it
+ * leaves the seed to the next table.
+ */
+export function logicalSeeds(model: SynthesisModel, ranked: readonly string[], count: number, shardThreshold: number): string[] {
+  const seeds: string[] = [];
+  const held = new Set<string>();
+  for (const t of ranked) {
+    if (seeds.length >= count) break;
+    if (held.has(t)) continue;
+    seeds.push(t);
+    for (const x of model.shardClosure(t, shardThreshold)) held.add(x);
+  }
+  return seeds;
 }
 
 /** Grows one candidate per seed (duplicates removed), in seed order. */

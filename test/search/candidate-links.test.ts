@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseSynthesis } from '../../src/search/candidates.js';
+import { chooseSynthesis, logicalSeeds } from '../../src/search/candidates.js';
 import { DEFAULT_RECALL_OPTIONS, LexicalIndex, QuestionRecall } from '../../src/search/recall.js';
 import type { SnapshotTable } from '../../src/search/index.js';
 import { entity, join, modelOf, shardedKeyLake, snapshotOf, table } from './fixture.js';
@@ -128,5 +128,18 @@ describe('candidate syntheses: lookup tables of named columns', () => {
   it('follows a named column only down to lookupMinScore', () => {
     const { model, recall } = heroLake();
     expect(chooseSynthesis(model, recall, { budget: 5 }, { lookupMinScore: 0.65, minAlternateConfidence: 0 }).alternates.flatMap((o) => o.tables)).toEqual([]);
+  });
+});
+
+describe('candidate syntheses: seeds', () => {
+  it("are logical tables: a table's row shards fill one seed, so the next table grows a candidate of its own", () => {
+    const { snapshot } = shardedKeyLake({ thirdPiece: true });
+    const model = modelOf(snapshot, [entity('e0', 'race'), entity('e1', 'track')]);
+    const recall = new QuestionRecall(LexicalIndex.of(snapshot), 'the track names', { ...DEFAULT_RECALL_OPTIONS, synonyms: false, wordVectors: false });
+    // The three pieces are the most relevant tables, each as relevant as the other source's `track`.
+    expect(recall.ranked().slice(0, 4)).toEqual(['track@a1', 'track@a2', 'track@a3', 'track@b']);
+    const seeds = chooseSynthesis(model, recall, { budget: 3 }, { seeds: 2, minAlternateConfidence: 0 }).seeds;
+    expect(seeds).toEqual(['track@a1', 'track@b']);
+    expect(logicalSeeds(model, recall.ranked(), 2, 0.95)).toEqual(['track@a1', 'track@a2']);
   });
 });

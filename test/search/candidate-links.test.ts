@@ -140,6 +140,7 @@ describe('candidate syntheses: seeds', () => {
     expect(recall.ranked().slice(0, 4)).toEqual(['track@a1', 'track@a2', 'track@a3', 'track@b']);
     const seeds = chooseSynthesis(model, recall, { budget: 3 }, { seeds: 2, minAlternateConfidence: 0 }).seeds;
     expect(seeds).toEqual(['track@a1', 'track@b']);
+    // Above the union edges' scores no piece is another's row shard: each is a logical table of its own.
     expect(logicalSeeds(model, recall.ranked(), 2, 0.95)).toEqual(['track@a1', 'track@a2']);
   });
 });

@@ -3,7 +3,10 @@
  * rewrites src/search/alternateModel.ts. For each questions file it runs graft over every question
  * except the evaluation sample the tuning trials measure on (`--hold-out N`: the N questions
  * `graft bench run --sample N` takes), labels each offer the alternates' stages made by whether it
- * holds a gold table, and fits the boosted trees on all offers together. Prints how often each
+ * holds a gold table, and fits the boosted trees on the offers of the questions with >= 2 gold
+ * tables. An alternate's job is to complete a multi-table answer; on a one-table question a gold
+ * offer is a rival of the core (another copy of its table), and those offers, most of the
+ * labelled ones, taught the trees the rivals' evidence (src/search/README.md). Prints how often each
  * feature splits and how well the confidence is calibrated; `--dry-run` writes nothing.
  *
  * `--hold-out-databases F` asks instead how the model does on databases it has not seen, as dev
@@ -88,12 +91,14 @@ try {
     for (const row of results.rows) {
       const gold = new Set(row.gold);
       const offers = recorder.offers.get(row.questionIndex) ?? [];
+      // The fit and its checks read the questions with >= 2 gold tables only (see above).
+      if (row.goldBaseCount < 2) continue;
       if (unseenDatabases.has(String(rest[row.questionIndex].db_id))) {
         for (const { stems, offer } of offers) {
           unseenX.push(offer.features);
           unseenY.push(stems.some((s) => gold.has(s)) ? 1 : 0);
         }
-        if (row.goldBaseCount >= 2) unseen.push({ gold: row.gold, core: row.retrieved.slice(0, row.core ?? 0), offers: offers.map((o) => ({ stems: o.stems, features: o.offer.features })) });
+        unseen.push({ gold: row.gold, core: row.retrieved.slice(0, row.core ?? 0), offers: offers.map((o) => ({ stems: o.stems, features: o.offer.features })) });
         continue;
       }
       for (const { stems, offer } of offers) {
@@ -146,7 +151,7 @@ if (heldDatabaseShare !== undefined) {
     process.stdout.write(`  floor ${floor.toFixed(2)}: ${cells.join('   ')}\n`);
   }
 } else if (!args.includes('--dry-run')) {
-  const fittedOn = `${files.map((f) => path.basename(f)).join(', ')} without the ${holdOut}-question hold-out, L = ${budget}, ${x.length} offers`;
+  const fittedOn = `${files.map((f) => path.basename(f)).join(', ')} without the ${holdOut}-question hold-out, L = ${budget}, ${x.length} offers of the questions with >= 2 gold tables`;
   // Thresholds exactly (they are feature values: a rounded one could move an offer across it), leaf values to 6 digits.
   const node = (tree: readonly number[], n: number) => (tree[n] < 0 ? `-1, ${Number(tree[n + 1].toPrecision(6))}, 0, 0` : `${tree[n]}, ${tree[n + 1]}, ${tree[n + 2]}, ${tree[n + 3]}`);
   const trees = model.trees.map((tree) => `    [${Array.from({ length: tree.length / 4 }, (_, i) => node(tree, 4 * i)).join(', ')}],`).join('\n');

@@ -71,11 +71,12 @@ export interface CandidateOptions {
   fillJoinMinScore: number;
   /**
    * An alternate is kept only when `alternateModel` gives it at least this confidence that the
-   * question needs it (0: every offer that fits the budget). 0.02: on the train samples higher
-   * floors looked free (0.05 kept the logistic model's Sufficiency for 0.13-0.14 more F1 at L =
-   * 10), but those questions ask about the databases the model was fitted on; on databases it has
-   * not seen, the trees' gain over the logistic model is smaller, and at 0.05 Sufficiency fell
-   * (src/search/README.md, "Which alternates an answer keeps").
+   * question needs it (0: every offer that fits the budget). 0.03 for the trees fitted on the
+   * offers of multi-table questions (twenty-third session): on the train samples 0.02, 0.025 and
+   * 0.03 give the same Sufficiency at L = 10 and 0.03 the most F1. Higher floors looked free before
+   * on the train samples, whose questions ask about the databases the model was fitted on, and cost
+   * Sufficiency on databases it had not seen (src/search/README.md, "Which alternates an answer
+   * keeps").
    */
   minAlternateConfidence: number;
   alternateModel: AlternateModel;
@@ -97,7 +98,7 @@ export const DEFAULT_CANDIDATE_OPTIONS: CandidateOptions = {
   unlinkedFactor: 0.3,
   lookupMinScore: 0.5,
   fillJoinMinScore: 0.7,
-  minAlternateConfidence: 0.02,
+  minAlternateConfidence: 0.03,
   alternateModel: ALTERNATE_MODEL,
 };
 

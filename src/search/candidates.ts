@@ -73,10 +73,10 @@ export interface CandidateOptions {
    * An alternate is kept only when `alternateModel` gives it at least this confidence that the
    * question needs it (0: every offer that fits the budget). 0.03 for the trees fitted on the
    * offers of multi-table questions (twenty-third session): on the train samples 0.02, 0.025 and
-   * 0.03 give the same Sufficiency at L = 10 and 0.03 the most F1. Higher floors looked free before
-   * on the train samples, whose questions ask about the databases the model was fitted on, and cost
-   * Sufficiency on databases it had not seen (src/search/README.md, "Which alternates an answer
-   * keeps").
+   * 0.03 give the same Sufficiency at L = 10 within 0.006, and 0.03 the most F1. Higher floors
+   * looked free before on the train samples, whose questions ask about the databases the model
+   * was fitted on, and cost Sufficiency on databases it had not seen (src/search/README.md,
+   * "Which alternates an answer keeps").
    */
   minAlternateConfidence: number;
   alternateModel: AlternateModel;

@@ -16,8 +16,18 @@
  * and 15 of their core (as answered at `--budget`, cut to L) plus their offers taken most likely
  * first, as `chooseSynthesis` takes them, and the calibration on every offer to the held-out
  * databases' questions. Nothing is written then.
- * Usage: tsx bench/fit-alternates.ts --lake lakes/spider --questions <a.json>[,<b.json>]
- *          [--hold-out 1200 | --hold-out-databases 0.33] [--budget 15] [--catalog <dir>] [--dry-run]
+ *
+ * Answering the questions is most of the time a fit takes (11 minutes for the two train files on
+ * two cores; fitting the trees, seconds). `--save-offers <file>` records what the fit reads of
+ * every answered question (`RecordedOffers`: gold, core, each offer's lake stems and features) and
+ * `--offers <file>` fits on such a record instead of answering again, so that trees of another
+ * shape (`--trees`, `--depth`, `--min-leaf`) or the other check are seconds away. Record with
+ * `--hold-out-databases` to keep every question: with `--hold-out N` the sample is not answered.
+ * A record holds the features the code computed then; after a change to the search or to the
+ * features, record again.
+ * Usage: tsx bench/fit-alternates.ts (--lake lakes/spider --questions <a.json>[,<b.json>] | --offers <file>)
+ *          [--hold-out 1200 | --hold-out-databases 0.33] [--budget 15] [--catalog <dir>] [--save-offers <file>]
+ *          [--trees 150] [--depth 4] [--min-leaf 50] [--dry-run]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,24 +35,40 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchContext, BenchQuestion } from '../src/bench/methods.js';
 import { GraftMethod } from '../src/bench/graftMethods.js';
-import { macroAverage, questionMetrics } from '../src/bench/metrics.js';
+import {
+  RECORDED_OFFERS_PROTOCOL,
+  answerAgain,
+  heldOutDatabases,
+  labelledOffers,
+  readRecordedOffers,
+  type RecordedOffers,
+  type RecordedQuestion,
+} from '../src/bench/alternateFit.js';
 import { evenSample, runBench } from '../src/bench/run.js';
 import { intOption, numberOption } from '../src/cli/options.js';
 import { MAX_BUDGET } from '../src/engine/limits.js';
-import { mulberry32, shuffle } from '../src/util/prng.js';
-import { ALTERNATE_FEATURES, alternateConfidence, fitBoostedTrees, keptOffers, type AlternateOffer } from '../src/search/index.js';
+import { ALTERNATE_FEATURES, DEFAULT_BOOSTING, alternateConfidence, fitBoostedTrees, type AlternateOffer } from '../src/search/index.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
 const lake = opt('--lake');
-const files = opt('--questions')?.split(',');
-if (!lake || !files) throw new Error('usage: tsx bench/fit-alternates.ts --lake <dir> --questions <a.json>[,<b.json>] [--hold-out 1200] [--budget 15] [--catalog <dir>] [--dry-run]');
+const offersFile = opt('--offers');
+const saveOffersFile = opt('--save-offers');
+const files = opt('--questions')?.split(',') ?? [];
+if (!offersFile && (!lake || files.length === 0)) {
+  throw new Error('usage: tsx bench/fit-alternates.ts (--lake <dir> --questions <a.json>[,<b.json>] | --offers <file>) [--hold-out 1200 | --hold-out-databases 0.33] [--budget 15] [--catalog <dir>] [--save-offers <file>] [--trees 150] [--depth 4] [--min-leaf 50] [--dry-run]');
+}
 const holdOut = intOption('hold-out', { min: 0 })(opt('--hold-out', '1200') ?? '');
 const budget = intOption('budget', { min: 1, max: MAX_BUDGET })(opt('--budget', '15') ?? '');
 const catalogDir = opt('--catalog');
 const heldDatabaseShare = opt('--hold-out-databases') === undefined ? undefined : numberOption('hold-out-databases', { min: 0, max: 1 })(opt('--hold-out-databases')!);
 // The bounds above are inclusive; holding out none or all of the databases leaves nothing to test or to fit.
 if (heldDatabaseShare !== undefined && !(heldDatabaseShare > 0 && heldDatabaseShare < 1)) throw new Error('--hold-out-databases must be a share in (0,1)');
+const boosting = {
+  trees: intOption('trees', { min: 1 })(opt('--trees', String(DEFAULT_BOOSTING.trees))!),
+  depth: intOption('depth', { min: 1, max: 8 })(opt('--depth', String(DEFAULT_BOOSTING.depth))!),
+  minLeaf: intOption('min-leaf', { min: 1 })(opt('--min-leaf', String(DEFAULT_BOOSTING.minLeaf))!),
+};
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'search', 'alternateModel.ts');
 
 /** The benchmark's graft, recording each question's offers (kept or not) with their lake table stems. */
@@ -63,56 +89,68 @@ class OfferRecorder extends GraftMethod {
   }
 }
 
-const x: number[][] = [];
-const y: number[] = [];
-/** Held-out databases' questions with >= 2 gold tables: their core and offers, to answer again. */
-const unseen: { gold: string[]; core: string[]; offers: { stems: string[]; features: number[] }[] }[] = [];
-/** Every offer to the held-out databases' questions, labelled like the fitted ones: the calibration there. */
-const unseenX: number[][] = [];
-const unseenY: number[] = [];
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'graft-fit-'));
-try {
-  for (const file of files) {
-    const all = JSON.parse(readFileSync(file, 'utf8')) as { db_id?: string }[];
-    let rest = all;
-    let unseenDatabases = new Set<string>();
-    if (heldDatabaseShare === undefined) {
-      const held = new Set(evenSample(all, holdOut));
-      rest = all.filter((q) => !held.has(q));
-    } else {
-      // A fixed shuffle of the sorted names: the same databases each run.
-      const databases = shuffle([...new Set(all.map((q) => String(q.db_id)))].sort(), mulberry32(1));
-      unseenDatabases = new Set(databases.slice(0, Math.round(heldDatabaseShare * databases.length)));
-    }
-    const restFile = path.join(tmp, path.basename(file));
-    writeFileSync(restFile, JSON.stringify(rest));
-    const recorder = new OfferRecorder('graft', 'beam');
-    const results = await runBench({ lakeDir: lake, catalogDir, questionsFile: restFile, methods: [recorder], budgets: [budget], engineOptions: { minAlternateConfidence: 0 }, onProgress: (m) => process.stderr.write(`${m}\n`) });
-    for (const row of results.rows) {
-      const gold = new Set(row.gold);
-      const offers = recorder.offers.get(row.questionIndex) ?? [];
-      // The fit and its checks read the questions with >= 2 gold tables only (see above).
-      if (row.goldBaseCount < 2) continue;
-      if (unseenDatabases.has(String(rest[row.questionIndex].db_id))) {
-        for (const { stems, offer } of offers) {
-          unseenX.push(offer.features);
-          unseenY.push(stems.some((s) => gold.has(s)) ? 1 : 0);
-        }
-        unseen.push({ gold: row.gold, core: row.retrieved.slice(0, row.core ?? 0), offers: offers.map((o) => ({ stems: o.stems, features: o.offer.features })) });
-        continue;
+/** Every answered question, or those read from `--offers`. */
+let recorded: RecordedOffers;
+if (offersFile) {
+  recorded = readRecordedOffers(offersFile, ALTERNATE_FEATURES);
+  process.stderr.write(`${offersFile}: ${recorded.questions.length} questions answered at L = ${recorded.budget}\n`);
+} else {
+  recorded = { protocol: RECORDED_OFFERS_PROTOCOL, features: [...ALTERNATE_FEATURES], budget, questions: [] };
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'graft-fit-'));
+  try {
+    for (const file of files) {
+      const all = JSON.parse(readFileSync(file, 'utf8')) as { db_id?: string }[];
+      // The questions the fit may read; the held-out sample is not even answered.
+      const run = heldDatabaseShare === undefined ? heldOutSample(all.length).rest : all.map((_, i) => i);
+      const runFile = path.join(tmp, path.basename(file));
+      writeFileSync(runFile, JSON.stringify(run.map((i) => all[i])));
+      const recorder = new OfferRecorder('graft', 'beam');
+      const results = await runBench({ lakeDir: lake!, catalogDir, questionsFile: runFile, methods: [recorder], budgets: [budget], engineOptions: { minAlternateConfidence: 0 }, onProgress: (m) => process.stderr.write(`${m}\n`) });
+      for (const row of results.rows) {
+        const questionIndex = run[row.questionIndex];
+        const offers = recorder.offers.get(row.questionIndex) ?? [];
+        recorded.questions.push({
+          file,
+          questionIndex,
+          database: String(all[questionIndex].db_id),
+          goldBaseCount: row.goldBaseCount,
+          gold: row.gold,
+          core: row.retrieved.slice(0, row.core ?? 0),
+          offers: offers.map((o) => ({ stems: o.stems, features: o.offer.features })),
+        });
       }
-      for (const { stems, offer } of offers) {
-        x.push(offer.features);
-        y.push(stems.some((s) => gold.has(s)) ? 1 : 0);
-      }
+      process.stderr.write(`${file}: ${run.length} of ${all.length} questions answered\n`);
     }
-    process.stderr.write(`${file}: ${rest.length} questions (${all.length - rest.length} held out, ${unseenDatabases.size} databases unseen), ${x.length} offers so far\n`);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
-} finally {
-  rmSync(tmp, { recursive: true, force: true });
+  if (saveOffersFile) writeFileSync(saveOffersFile, JSON.stringify(recorded));
 }
 
-const model = fitBoostedTrees(x, y, ALTERNATE_FEATURES);
+/** The evenly spread sample `graft bench run --sample N` measures on (by index), and the rest. */
+function heldOutSample(count: number): { held: Set<number>; rest: number[] } {
+  const all = Array.from({ length: count }, (_, i) => i);
+  const held = new Set(evenSample(all, holdOut));
+  return { held, rest: all.filter((i) => !held.has(i)) };
+}
+
+// Per questions file: which recorded questions the trees may read, which they are checked on.
+const fitted: RecordedQuestion[] = [];
+/** Held-out databases' questions, answered again by the fitted trees. */
+const unseen: RecordedQuestion[] = [];
+for (const file of new Set(recorded.questions.map((q) => q.file))) {
+  const inFile = recorded.questions.filter((q) => q.file === file);
+  if (heldDatabaseShare === undefined) {
+    const held = heldOutSample((JSON.parse(readFileSync(file, 'utf8')) as unknown[]).length).held;
+    fitted.push(...inFile.filter((q) => !held.has(q.questionIndex)));
+  } else {
+    const databases = JSON.parse(readFileSync(file, 'utf8')) as { db_id?: string }[];
+    const unseenDatabases = heldOutDatabases(databases.map((q) => String(q.db_id)), heldDatabaseShare);
+    for (const q of inFile) (unseenDatabases.has(q.database) ? unseen : fitted).push(q);
+  }
+}
+const { x, y } = labelledOffers(fitted);
+const model = fitBoostedTrees(x, y, ALTERNATE_FEATURES, boosting);
 const predicted = x.map((f) => alternateConfidence(f, model));
 const mean = (v: number[]) => v.reduce((a, c) => a + c, 0) / v.length;
 const logLoss = -mean(predicted.map((p, i) => Math.log(Math.max(1e-12, y[i] ? p : 1 - p))));
@@ -132,26 +170,18 @@ const printCalibration = (predictedOf: readonly number[], labels: readonly numbe
 };
 printCalibration(predicted, y);
 if (heldDatabaseShare !== undefined) {
-  process.stdout.write(`${unseenX.length} offers to the unseen databases' questions, ${mean(unseenY).toFixed(3)} of them hold a gold table:\n`);
-  printCalibration(unseenX.map((f) => alternateConfidence(f, model)), unseenY);
+  const held = labelledOffers(unseen);
+  process.stdout.write(`${held.x.length} offers to the unseen databases' questions, ${mean(held.y).toFixed(3)} of them hold a gold table:\n`);
+  printCalibration(held.x.map((f) => alternateConfidence(f, model)), held.y);
   // The held-out databases' questions answered again by the fitted trees, per floor and budget.
   const budgets = [5, 10, 15];
-  const scored = unseen.map((q) => ({ ...q, offers: q.offers.map((o) => ({ tables: o.stems, confidence: alternateConfidence(o.features, model) })) }));
-  process.stdout.write(`${unseen.length} questions with >= 2 gold tables on the unseen databases, F1 / Suf at L = ${budgets.join(' / ')}:\n`);
-  for (const floor of [0, 0.01, 0.02, 0.03, 0.05, 0.08]) {
-    const cells = budgets.map((L) => {
-      const m = macroAverage(
-        scored.map((q) => {
-          const core = q.core.slice(0, L);
-          return questionMetrics([...core, ...keptOffers(q.offers, L - core.length, floor).flatMap((i) => q.offers[i].tables)], q.gold);
-        }),
-      );
-      return `${m.f1.toFixed(3)} / ${m.sufficiency.toFixed(3)}`;
-    });
-    process.stdout.write(`  floor ${floor.toFixed(2)}: ${cells.join('   ')}\n`);
-  }
+  const again = answerAgain(unseen, (f) => alternateConfidence(f, model), [0, 0.01, 0.02, 0.03, 0.05, 0.08], budgets);
+  process.stdout.write(`${unseen.filter((q) => q.goldBaseCount >= 2).length} questions with >= 2 gold tables on the unseen databases, F1 / Suf at L = ${budgets.join(' / ')}:\n`);
+  for (const { floor, byBudget } of again) process.stdout.write(`  floor ${floor.toFixed(2)}: ${byBudget.map((m) => `${m.f1.toFixed(3)} / ${m.sufficiency.toFixed(3)}`).join('   ')}\n`);
 } else if (!args.includes('--dry-run')) {
-  const fittedOn = `${files.map((f) => path.basename(f)).join(', ')} without the ${holdOut}-question hold-out, L = ${budget}, ${x.length} offers of the questions with >= 2 gold tables`;
+  const shape = boosting.trees === DEFAULT_BOOSTING.trees && boosting.depth === DEFAULT_BOOSTING.depth && boosting.minLeaf === DEFAULT_BOOSTING.minLeaf ? '' : `, ${boosting.trees} trees of depth ${boosting.depth}, leaves of >= ${boosting.minLeaf}`;
+  const fittedFiles = [...new Set(recorded.questions.map((q) => path.basename(q.file)))];
+  const fittedOn = `${fittedFiles.join(', ')} without the ${holdOut}-question hold-out, L = ${recorded.budget}, ${x.length} offers of the questions with >= 2 gold tables${shape}`;
   // Thresholds exactly (they are feature values: a rounded one could move an offer across it), leaf values to 6 digits.
   const node = (tree: readonly number[], n: number) => (tree[n] < 0 ? `-1, ${Number(tree[n + 1].toPrecision(6))}, 0, 0` : `${tree[n]}, ${tree[n + 1]}, ${tree[n + 2]}, ${tree[n + 3]}`);
   const trees = model.trees.map((tree) => `    [${Array.from({ length: tree.length / 4 }, (_, i) => node(tree, 4 * i)).join(', ')}],`).join('\n');

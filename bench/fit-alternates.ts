@@ -144,8 +144,8 @@ for (const file of new Set(recorded.questions.map((q) => q.file))) {
     const held = heldOutSample((JSON.parse(readFileSync(file, 'utf8')) as unknown[]).length).held;
     fitted.push(...inFile.filter((q) => !held.has(q.questionIndex)));
   } else {
-    const databases = JSON.parse(readFileSync(file, 'utf8')) as { db_id?: string }[];
-    const unseenDatabases = heldOutDatabases(databases.map((q) => String(q.db_id)), heldDatabaseShare);
+    const asked = JSON.parse(readFileSync(file, 'utf8')) as { db_id?: string }[];
+    const unseenDatabases = heldOutDatabases(asked.map((q) => String(q.db_id)), heldDatabaseShare);
     for (const q of inFile) (unseenDatabases.has(q.database) ? unseen : fitted).push(q);
   }
 }

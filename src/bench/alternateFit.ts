@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { BadInputError } from '../util/errors.js';
 import { mulberry32, shuffle } from '../util/prng.js';
 import { keptOffers } from '../search/index.js';
 import { macroAverage, questionMetrics, type MacroMetrics } from './metrics.js';
+import { readJsonFile } from './runFile.js';
 
 /**
  * What `bench/fit-alternates.ts` reads of one answered question to fit the alternates' trees:
@@ -38,12 +38,7 @@ export const RECORDED_OFFERS_PROTOCOL = 'graft-alternate-offers-v1';
  * other features than `features` (the code's now: the search or the features changed since).
  */
 export function readRecordedOffers(file: string, features: readonly string[]): RecordedOffers {
-  let recorded: RecordedOffers;
-  try {
-    recorded = JSON.parse(readFileSync(file, 'utf8')) as RecordedOffers;
-  } catch (e) {
-    throw new BadInputError(`${file}: not a readable JSON file (${(e as Error).message})`, { path: file });
-  }
+  const recorded = readJsonFile(file) as RecordedOffers;
   if (recorded?.protocol !== RECORDED_OFFERS_PROTOCOL || !Array.isArray(recorded.questions) || !Array.isArray(recorded.features)) {
     throw new BadInputError(`${file}: not offers recorded by \`bench/fit-alternates.ts --save-offers\` (protocol ${RECORDED_OFFERS_PROTOCOL})`, { path: file });
   }

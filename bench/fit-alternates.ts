@@ -23,13 +23,16 @@
  * `--offers <file>` fits on such a record instead of answering again, so that trees of another
  * shape (`--trees`, `--depth`, `--min-leaf`) or the other check are seconds away. Record with
  * `--hold-out-databases` to keep every question: with `--hold-out N` the sample is not answered.
+ * Fitting on a record that holds the held-out sample also prints the sample's questions answered
+ * again (the core as answered at `--budget`, cut to L), beside what `graft bench run --sample N`
+ * measures with real runs at each L.
  * A record holds the features the code computed then; after a change to the search or to the
  * features, record again.
  * Usage: tsx bench/fit-alternates.ts (--lake lakes/spider --questions <a.json>[,<b.json>] | --offers <file>)
  *          [--hold-out 1200 | --hold-out-databases 0.33] [--budget 15] [--catalog <dir>] [--save-offers <file>]
  *          [--trees 150] [--depth 4] [--min-leaf 50] [--dry-run]
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +48,7 @@ import {
   type RecordedQuestion,
 } from '../src/bench/alternateFit.js';
 import { evenSample, runBench } from '../src/bench/run.js';
+import { readJsonFile } from '../src/bench/runFile.js';
 import { intOption, numberOption } from '../src/cli/options.js';
 import { MAX_BUDGET } from '../src/engine/limits.js';
 import { ALTERNATE_FEATURES, DEFAULT_BOOSTING, alternateConfidence, fitBoostedTrees, type AlternateOffer } from '../src/search/index.js';
@@ -89,6 +93,10 @@ class OfferRecorder extends GraftMethod {
   }
 }
 
+/** Each questions file's questions, read once. */
+const askedIn = new Map<string, { db_id?: string }[]>();
+const asked = (file: string) => askedIn.get(file) ?? askedIn.set(file, readJsonFile(file) as { db_id?: string }[]).get(file)!;
+
 /** Every answered question, or those read from `--offers`. */
 let recorded: RecordedOffers;
 if (offersFile) {
@@ -99,7 +107,7 @@ if (offersFile) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'graft-fit-'));
   try {
     for (const file of files) {
-      const all = JSON.parse(readFileSync(file, 'utf8')) as { db_id?: string }[];
+      const all = asked(file);
       // The questions the fit may read; the held-out sample is not even answered.
       const run = heldDatabaseShare === undefined ? heldOutSample(all.length).rest : all.map((_, i) => i);
       const runFile = path.join(tmp, path.basename(file));
@@ -138,14 +146,17 @@ function heldOutSample(count: number): { held: Set<number>; rest: number[] } {
 const fitted: RecordedQuestion[] = [];
 /** Held-out databases' questions, answered again by the fitted trees. */
 const unseen: RecordedQuestion[] = [];
+/** Per file, the held-out sample's questions when the record holds them (recorded with `--hold-out-databases`). */
+const sampled = new Map<string, RecordedQuestion[]>();
 for (const file of new Set(recorded.questions.map((q) => q.file))) {
   const inFile = recorded.questions.filter((q) => q.file === file);
   if (heldDatabaseShare === undefined) {
-    const held = heldOutSample((JSON.parse(readFileSync(file, 'utf8')) as unknown[]).length).held;
+    const held = heldOutSample(asked(file).length).held;
     fitted.push(...inFile.filter((q) => !held.has(q.questionIndex)));
+    const inSample = inFile.filter((q) => held.has(q.questionIndex));
+    if (inSample.length > 0) sampled.set(file, inSample);
   } else {
-    const asked = JSON.parse(readFileSync(file, 'utf8')) as { db_id?: string }[];
-    const unseenDatabases = heldOutDatabases(asked.map((q) => String(q.db_id)), heldDatabaseShare);
+    const unseenDatabases = heldOutDatabases(asked(file).map((q) => String(q.db_id)), heldDatabaseShare);
     for (const q of inFile) (unseenDatabases.has(q.database) ? unseen : fitted).push(q);
   }
 }
@@ -169,15 +180,20 @@ const printCalibration = (predictedOf: readonly number[], labels: readonly numbe
   }
 };
 printCalibration(predicted, y);
+/** Questions with >= 2 gold tables answered again by the fitted trees, per floor and budget (the core as answered at `--budget`, cut to L). */
+const printAnswersAgain = (questions: readonly RecordedQuestion[], which: string) => {
+  const budgets = [5, 10, 15];
+  const again = answerAgain(questions, (f) => alternateConfidence(f, model), [0, 0.01, 0.02, 0.03, 0.05, 0.08], budgets);
+  process.stdout.write(`${questions.filter((q) => q.goldBaseCount >= 2).length} questions with >= 2 gold tables ${which}, F1 / Suf at L = ${budgets.join(' / ')}:\n`);
+  for (const { floor, byBudget } of again) process.stdout.write(`  floor ${floor.toFixed(2)}: ${byBudget.map((m) => `${m.f1.toFixed(3)} / ${m.sufficiency.toFixed(3)}`).join('   ')}\n`);
+};
+// The held-out sample the tuning trials measure on, where the record holds it.
+for (const [file, questions] of sampled) printAnswersAgain(questions, `in the held-out sample of ${path.basename(file)}`);
 if (heldDatabaseShare !== undefined) {
   const held = labelledOffers(unseen);
   process.stdout.write(`${held.x.length} offers to the unseen databases' questions, ${mean(held.y).toFixed(3)} of them hold a gold table:\n`);
   printCalibration(held.x.map((f) => alternateConfidence(f, model)), held.y);
-  // The held-out databases' questions answered again by the fitted trees, per floor and budget.
-  const budgets = [5, 10, 15];
-  const again = answerAgain(unseen, (f) => alternateConfidence(f, model), [0, 0.01, 0.02, 0.03, 0.05, 0.08], budgets);
-  process.stdout.write(`${unseen.filter((q) => q.goldBaseCount >= 2).length} questions with >= 2 gold tables on the unseen databases, F1 / Suf at L = ${budgets.join(' / ')}:\n`);
-  for (const { floor, byBudget } of again) process.stdout.write(`  floor ${floor.toFixed(2)}: ${byBudget.map((m) => `${m.f1.toFixed(3)} / ${m.sufficiency.toFixed(3)}`).join('   ')}\n`);
+  printAnswersAgain(unseen, 'on the unseen databases');
 } else if (!args.includes('--dry-run')) {
   const shape = boosting.trees === DEFAULT_BOOSTING.trees && boosting.depth === DEFAULT_BOOSTING.depth && boosting.minLeaf === DEFAULT_BOOSTING.minLeaf ? '' : `, ${boosting.trees} trees of depth ${boosting.depth}, leaves of >= ${boosting.minLeaf}`;
   const fittedFiles = [...new Set(recorded.questions.map((q) => path.basename(q.file)))];

@@ -47,7 +47,7 @@ import {
   type RecordedOffers,
   type RecordedQuestion,
 } from '../src/bench/alternateFit.js';
-import { evenSample, runBench } from '../src/bench/run.js';
+import { runBench, sampledQuestionIndices } from '../src/bench/run.js';
 import { readJsonFile } from '../src/bench/runFile.js';
 import { intOption, numberOption } from '../src/cli/options.js';
 import { MAX_BUDGET } from '../src/engine/limits.js';
@@ -103,13 +103,14 @@ if (offersFile) {
   recorded = readRecordedOffers(offersFile, ALTERNATE_FEATURES);
   process.stderr.write(`${offersFile}: ${recorded.questions.length} questions answered at L = ${recorded.budget}\n`);
 } else {
-  recorded = { protocol: RECORDED_OFFERS_PROTOCOL, features: [...ALTERNATE_FEATURES], budget, questions: [] };
+  recorded = { protocol: RECORDED_OFFERS_PROTOCOL, lake: path.resolve(lake!), features: [...ALTERNATE_FEATURES], budget, questions: [] };
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'graft-fit-'));
   try {
     for (const file of files) {
       const all = asked(file);
       // The questions the fit may read; the held-out sample is not even answered.
-      const run = heldDatabaseShare === undefined ? heldOutSample(all.length).rest : all.map((_, i) => i);
+      const held = heldDatabaseShare === undefined ? await sampledQuestionIndices(lake!, file, holdOut) : new Set<number>();
+      const run = all.map((_, i) => i).filter((i) => !held.has(i));
       const runFile = path.join(tmp, path.basename(file));
       writeFileSync(runFile, JSON.stringify(run.map((i) => all[i])));
       const recorder = new OfferRecorder('graft', 'beam');
@@ -135,13 +136,6 @@ if (offersFile) {
   if (saveOffersFile) writeFileSync(saveOffersFile, JSON.stringify(recorded));
 }
 
-/** The evenly spread sample `graft bench run --sample N` measures on (by index), and the rest. */
-function heldOutSample(count: number): { held: Set<number>; rest: number[] } {
-  const all = Array.from({ length: count }, (_, i) => i);
-  const held = new Set(evenSample(all, holdOut));
-  return { held, rest: all.filter((i) => !held.has(i)) };
-}
-
 // Per questions file: which recorded questions the trees may read, which they are checked on.
 const fitted: RecordedQuestion[] = [];
 /** Held-out databases' questions, answered again by the fitted trees. */
@@ -151,7 +145,7 @@ const sampled = new Map<string, RecordedQuestion[]>();
 for (const file of new Set(recorded.questions.map((q) => q.file))) {
   const inFile = recorded.questions.filter((q) => q.file === file);
   if (heldDatabaseShare === undefined) {
-    const held = heldOutSample(asked(file).length).held;
+    const held = await sampledQuestionIndices(recorded.lake, file, holdOut);
     fitted.push(...inFile.filter((q) => !held.has(q.questionIndex)));
     const inSample = inFile.filter((q) => held.has(q.questionIndex));
     if (inSample.length > 0) sampled.set(file, inSample);

@@ -24,6 +24,8 @@ export interface RecordedQuestion {
 
 export interface RecordedOffers {
   protocol: typeof RECORDED_OFFERS_PROTOCOL;
+  /** The bench lake the questions were answered on (its manifest says which questions a sample takes). */
+  lake: string;
   /** The model's inputs the offers' features are, in order (`ALTERNATE_FEATURES` when recorded). */
   features: string[];
   /** The budget the questions were answered at. */
@@ -39,7 +41,7 @@ export const RECORDED_OFFERS_PROTOCOL = 'graft-alternate-offers-v1';
  */
 export function readRecordedOffers(file: string, features: readonly string[]): RecordedOffers {
   const recorded = readJsonFile(file) as RecordedOffers;
-  if (recorded?.protocol !== RECORDED_OFFERS_PROTOCOL || !Array.isArray(recorded.questions) || !Array.isArray(recorded.features)) {
+  if (recorded?.protocol !== RECORDED_OFFERS_PROTOCOL || typeof recorded.lake !== 'string' || !Array.isArray(recorded.questions) || !Array.isArray(recorded.features)) {
     throw new BadInputError(`${file}: not offers recorded by \`bench/fit-alternates.ts --save-offers\` (protocol ${RECORDED_OFFERS_PROTOCOL})`, { path: file });
   }
   if (recorded.features.join(',') !== features.join(',')) {

@@ -208,7 +208,7 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
   }
   const intentSpec = opts.intent ?? 'offline';
   const intent = await parseIntent(intentSpec);
-  const sampled = opts.sample !== undefined ? evenSample(gold.questions, opts.sample) : gold.questions;
+  const sampled = opts.sample !== undefined ? benchSample(gold, opts.sample) : gold.questions;
   const questions = opts.limit !== undefined ? sampled.slice(0, Math.max(0, opts.limit)) : sampled;
 
   const methods: RetrievalMethod[] = (opts.methods ?? [...BASELINE_METHODS]).map((m) => {
@@ -359,6 +359,22 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
 }
 
 /** `n` items spread evenly over `items` (all of them when n >= their count), in order. */
+/** The questions `--sample n` answers: n spread evenly over those whose gold tables are in the lake. */
+function benchSample(gold: BenchGold, n: number): BenchGold['questions'] {
+  return evenSample(gold.questions, n);
+}
+
+/**
+ * The indices in `questionsFile` of the questions `graft bench run --questions <file> --sample n`
+ * answers on the bench lake `lakeDir`: for scripts that must hold exactly those out
+ * (bench/fit-alternates.ts). Not n spread over the file: questions whose gold tables the lake
+ * lacks are never answered, and the sample spreads over the others.
+ */
+export async function sampledQuestionIndices(lakeDir: string, questionsFile: string, n: number): Promise<Set<number>> {
+  const manifest = await readBenchManifest(path.join(path.resolve(lakeDir), 'manifest.json'));
+  return new Set(benchSample(await goldFromQuestions(questionsFile, manifest), n).map((q) => q.index));
+}
+
 export function evenSample<T>(items: readonly T[], n: number): T[] {
   const k = Math.max(0, Math.floor(n));
   if (k >= items.length) return [...items];

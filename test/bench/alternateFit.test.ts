@@ -70,7 +70,7 @@ describe('the alternates fit: rows, databases, answers again', () => {
       writeFileSync(file, content);
       return file;
     };
-    const record = { protocol: RECORDED_OFFERS_PROTOCOL, features, budget: 15, questions: [question({ gold: ['a'], core: ['a'], offers: [] })] };
+    const record = { protocol: RECORDED_OFFERS_PROTOCOL, lake: '/lakes/spider', features, budget: 15, questions: [question({ gold: ['a'], core: ['a'], offers: [] })] };
     const good = write('offers.json', JSON.stringify(record));
     expect(readRecordedOffers(good, features)).toEqual(record);
     expect(() => readRecordedOffers(good, [...features, 'igmsGain'])).toThrow(`${good}: its offers hold the features [joinScore, relevance], the code computes [joinScore, relevance, igmsGain]: record them again`);

@@ -8,7 +8,7 @@ import { macroAverage } from '../../src/bench/metrics.js';
 import { missedGold } from '../../src/bench/missedGold.js';
 import { BASELINE_METHODS } from '../../src/bench/methods.js';
 import { benchMarkdown, writeBenchmarksMarkdown } from '../../src/bench/report.js';
-import { runBench, summarise, type BenchResults } from '../../src/bench/run.js';
+import { runBench, sampledQuestionIndices, summarise, type BenchResults } from '../../src/bench/run.js';
 import { openCatalog, type CatalogDatabase } from '../../src/catalog/index.js';
 import { HashedNgramEmbedder } from '../../src/embed/index.js';
 import { SMALL_DBS, SPIDER_DBS, spiderAvailable, writeQuestionsFor } from './spiderFixture.js';
@@ -21,10 +21,11 @@ describe.skipIf(!spiderAvailable)('runBench: 3 Spider databases, PGlite, --limit
   let db: CatalogDatabase;
   let results: BenchResults;
   let again: BenchResults;
+  let qfile: string;
 
   beforeAll(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'graft-bench-run-'));
-    const qfile = path.join(tmp, 'questions.json');
+    qfile = path.join(tmp, 'questions.json');
     await writeQuestionsFor(SMALL_DBS, qfile);
     lakeDir = path.join(tmp, 'lake');
     await buildBenchLake({ dbsDir: SPIDER_DBS, questionsFile: qfile, outDir: lakeDir, seed: 7, onlyDbs: SMALL_DBS });
@@ -79,6 +80,13 @@ describe.skipIf(!spiderAvailable)('runBench: 3 Spider databases, PGlite, --limit
     expect(reaches).toContain('under the floor');
     expect(reaches).not.toContain('no room');
   }, 120_000);
+
+  it('sampledQuestionIndices names the questions a --sample run answers, by their index in the file', async () => {
+    const sampled = await runBench({ lakeDir, db, embedder: new HashedNgramEmbedder(), questionsFile: qfile, methods: ['bm25'], budgets: [5], sample: 4, outFile: false });
+    const indices = await sampledQuestionIndices(lakeDir, qfile, 4);
+    expect(indices.size).toBe(4);
+    expect(new Set(sampled.rows.map((r) => r.questionIndex))).toEqual(indices);
+  });
 
   it('has the documented shape: every method x budget x question, once', () => {
     expect(results.questions).toBe(LIMIT);

@@ -96,6 +96,9 @@ class OfferRecorder extends GraftMethod {
 /** Each questions file's questions, read once. */
 const askedIn = new Map<string, { db_id?: string }[]>();
 const asked = (file: string) => askedIn.get(file) ?? askedIn.set(file, readJsonFile(file) as { db_id?: string }[]).get(file)!;
+/** Each questions file's held-out sample (the questions `--sample N` answers on the lake), found once. */
+const sampleIn = new Map<string, Promise<Set<number>>>();
+const heldSample = (lakeDir: string, file: string) => sampleIn.get(file) ?? sampleIn.set(file, sampledQuestionIndices(lakeDir, file, holdOut)).get(file)!;
 
 /** Every answered question, or those read from `--offers`. */
 let recorded: RecordedOffers;
@@ -109,7 +112,7 @@ if (offersFile) {
     for (const file of files) {
       const all = asked(file);
       // The questions the fit may read; the held-out sample is not even answered.
-      const held = heldDatabaseShare === undefined ? await sampledQuestionIndices(lake!, file, holdOut) : new Set<number>();
+      const held = heldDatabaseShare === undefined ? await heldSample(lake!, file) : new Set<number>();
       const run = all.map((_, i) => i).filter((i) => !held.has(i));
       const runFile = path.join(tmp, path.basename(file));
       writeFileSync(runFile, JSON.stringify(run.map((i) => all[i])));
@@ -145,7 +148,7 @@ const sampled = new Map<string, RecordedQuestion[]>();
 for (const file of new Set(recorded.questions.map((q) => q.file))) {
   const inFile = recorded.questions.filter((q) => q.file === file);
   if (heldDatabaseShare === undefined) {
-    const held = await sampledQuestionIndices(recorded.lake, file, holdOut);
+    const held = await heldSample(recorded.lake, file);
     fitted.push(...inFile.filter((q) => !held.has(q.questionIndex)));
     const inSample = inFile.filter((q) => held.has(q.questionIndex));
     if (inSample.length > 0) sampled.set(file, inSample);

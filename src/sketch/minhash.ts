@@ -108,7 +108,8 @@ export function jaccard(a: ArrayLike<number>, b: ArrayLike<number>): number {
  * Estimated containment |A ∩ B| / |A|. In each permutation the smallest value of A ∪ B is A's
  * when a[i] <= b[i], and it is in B as well when a[i] === b[i]: of the permutations whose
  * minimum falls in A, the share that is also B's estimates |A ∩ B| / |A| with no set size
- * involved, and a set contained in the other gives exactly 1 (no permutation has a[i] < b[i]).
+ * involved, and for a set contained in the other that share is exactly 1 (no permutation has
+ * a[i] < b[i]).
  * The Jaccard estimate through the sizes (|A ∩ B| = J (|A| + |B|) / (1 + J), capped at the
  * smaller set) counts only the permutations whose minimum is in both: for a small A in a large B
  * (two City_IDs in a 13-city key) those are few, and it read 0.83 for a full containment. The

@@ -358,7 +358,6 @@ export async function runBench(opts: RunBenchOptions): Promise<BenchResults> {
   }
 }
 
-/** `n` items spread evenly over `items` (all of them when n >= their count), in order. */
 /** The questions `--sample n` answers: n spread evenly over those whose gold tables are in the lake. */
 function benchSample(gold: BenchGold, n: number): BenchGold['questions'] {
   return evenSample(gold.questions, n);
@@ -375,6 +374,7 @@ export async function sampledQuestionIndices(lakeDir: string, questionsFile: str
   return new Set(benchSample(await goldFromQuestions(questionsFile, manifest), n).map((q) => q.index));
 }
 
+/** `n` items spread evenly over `items` (all of them when n >= their count), in order. */
 export function evenSample<T>(items: readonly T[], n: number): T[] {
   const k = Math.max(0, Math.floor(n));
   if (k >= items.length) return [...items];

@@ -82,10 +82,15 @@ describe.skipIf(!spiderAvailable)('runBench: 3 Spider databases, PGlite, --limit
   }, 120_000);
 
   it('sampledQuestionIndices names the questions a --sample run answers, by their index in the file', async () => {
-    const sampled = await runBench({ lakeDir, db, embedder: new HashedNgramEmbedder(), questionsFile: qfile, methods: ['bm25'], budgets: [5], sample: 4, outFile: false });
-    const indices = await sampledQuestionIndices(lakeDir, qfile, 4);
+    // Every other question asks a database the lake lacks: the sample spreads over the others, not over the file.
+    const asked = JSON.parse(readFileSync(qfile, 'utf8')) as { db_id: string }[];
+    const mixedFile = path.join(tmp, 'mixed-questions.json');
+    await writeFile(mixedFile, JSON.stringify(asked.flatMap((q) => [{ ...q, db_id: 'not_in_the_lake' }, q])));
+    const sampled = await runBench({ lakeDir, db, embedder: new HashedNgramEmbedder(), questionsFile: mixedFile, methods: ['bm25'], budgets: [5], sample: 4, outFile: false });
+    const indices = await sampledQuestionIndices(lakeDir, mixedFile, 4);
     expect(indices.size).toBe(4);
     expect(new Set(sampled.rows.map((r) => r.questionIndex))).toEqual(indices);
+    for (const i of indices) expect(i % 2, `question ${i} asks a database the lake lacks`).toBe(1);
   });
 
   it('has the documented shape: every method x budget x question, once', () => {
